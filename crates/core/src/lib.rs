@@ -1,0 +1,36 @@
+//! `wellknown-core`: the vocabulary every other crate speaks.
+//!
+//! * [`Origin`]: scheme + host + port, with RFC 9309 / Google scope rules.
+//! * [`WellKnownProbe`]: what a plugin implements; [`registry`] collects them with `inventory`.
+//! * [`FetchMeta`], [`FetchRequest`], [`FetchPolicy`]: what a probe asks of the engine's fetcher and
+//!   what it gets back (the fetcher itself lives in `wellknown-http`).
+//! * [`Report`], [`Diagnostic`], [`Candidate`], [`Evidence`]: what interpreting a document yields.
+//! * [`wellknown`]: RFC 8615 URL construction.
+//!
+//! INVARIANT: this crate performs no network or file I/O and starts no runtime. Parsers that live in
+//! plugins are pure functions `(bytes, &FetchMeta) -> Report` built from these types.
+
+pub mod candidate;
+pub mod diag;
+pub mod fetch;
+pub mod json;
+pub mod media;
+pub mod origin;
+pub mod probe;
+pub mod registry;
+pub mod report;
+pub mod wellknown;
+
+pub use candidate::{Candidate, CandidateKind, Evidence};
+pub use diag::{Diagnostic, Locator, Severity};
+pub use fetch::{FailureClass, FetchFailure, FetchMeta, FetchPolicy, FetchRequest, FetchResult, Method, RedirectHop};
+pub use origin::{Host, Origin, OriginError};
+pub use probe::{Document, ProbeContext, Target, WellKnownProbe};
+pub use registry::{ProbeRegistration, probe_by_id, probes};
+pub use report::{FollowUp, Report};
+
+/// Re-exported so plugins name the same versions as core.
+pub use {async_trait, inventory, jiff, serde_json, url};
+
+/// Timestamps throughout the crate (UTC instant, RFC 3339 when serialised).
+pub type Timestamp = jiff::Timestamp;

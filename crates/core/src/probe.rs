@@ -1,0 +1,175 @@
+//! The probe contract: what a plugin implements (`docs/probe-contract.md`).
+//!
+//! A probe knows where its document lives for a [`Target`], how to fetch it ([`FetchPolicy`]) and how
+//! to interpret the bytes ([`WellKnownProbe::interpret`], a pure function). It fetches only through the
+//! [`ProbeContext`] the engine hands in, so one per-host politeness budget and one scope check cover
+//! every probe.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::Timestamp;
+use crate::fetch::{FetchMeta, FetchPolicy, FetchRequest, FetchResult};
+use crate::origin::Origin;
+use crate::report::Report;
+
+/// What a probe is run on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Target {
+    /// An origin from the inventory: the probe looks at its conventional location(s).
+    Origin {
+        /// The origin scanned.
+        origin: Origin,
+    },
+    /// A URL handed to the probe: a child sitemap, an issuer, a JWKS, an include.
+    Url {
+        /// The URL to interpret (or, for issuer-based probes, the issuer identifier).
+        url: Url,
+        /// Why (`child_sitemap`, `robots_sitemap`, `issuer`, `jwks_uri`, ...).
+        role: String,
+        /// Documents that declared this URL.
+        declared_by: Vec<Url>,
+    },
+}
+
+impl Target {
+    /// An origin target.
+    pub fn origin(origin: Origin) -> Target {
+        Target::Origin { origin }
+    }
+
+    /// The origin this target belongs to (for a URL target, the URL's origin).
+    pub fn origin_of(&self) -> Option<Origin> {
+        match self {
+            Target::Origin { origin } => Some(origin.clone()),
+            Target::Url { url, .. } => Origin::from_url(url).ok(),
+        }
+    }
+
+    /// The role of a URL target (`origin` for origin targets).
+    pub fn role(&self) -> &str {
+        match self {
+            Target::Origin { .. } => "origin",
+            Target::Url { role, .. } => role,
+        }
+    }
+
+    /// Documents that declared this target.
+    pub fn declared_by(&self) -> &[Url] {
+        match self {
+            Target::Origin { .. } => &[],
+            Target::Url { declared_by, .. } => declared_by,
+        }
+    }
+}
+
+/// One fetched (or attempted) document and its interpretation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    /// Probe id.
+    pub probe: String,
+    /// Why it was fetched (`origin`, `legacy_location`, `child_sitemap`, ...).
+    pub role: String,
+    /// How it was fetched.
+    pub meta: FetchMeta,
+    /// The interpretation, None when nothing was interpreted (fetch failed, or non-2xx and the probe
+    /// has nothing to say about it).
+    pub report: Option<Report>,
+}
+
+/// What the engine gives a probe: the only way to reach the network.
+#[async_trait]
+pub trait ProbeContext: Send + Sync {
+    /// Fetches one URL. Scope, private-address refusal and per-host politeness are applied by the
+    /// engine before any byte is sent; a refused request comes back with a [`crate::FetchFailure`].
+    async fn fetch(&self, request: FetchRequest) -> FetchResult;
+
+    /// The scan's clock (injectable for tests).
+    fn now(&self) -> Timestamp;
+}
+
+/// A plugin that interprets one kind of document published at a predictable location.
+///
+/// Guarantees a probe must keep (checked by tests in each plugin):
+/// * [`interpret`](WellKnownProbe::interpret) is pure: no I/O, no clock reads, no panics on any input,
+///   bounded work and memory for any input size up to the policy's cap;
+/// * every candidate is normalised and carries a locator where the format has one;
+/// * a document that fails to parse still yields every candidate that could be read before the failure.
+#[async_trait]
+pub trait WellKnownProbe: Send + Sync + 'static {
+    /// Stable probe id (`robots`, `sitemap`, `security.txt`, `openid-configuration`, ...).
+    fn id(&self) -> &'static str;
+
+    /// The RFC 8615 well-known suffix this probe reads (`security.txt`), or None for documents outside
+    /// `/.well-known/` (robots.txt, sitemaps).
+    fn suffix(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// One line saying what the document is.
+    fn summary(&self) -> &'static str;
+
+    /// The specification the probe implements (`RFC 9309`).
+    fn spec(&self) -> &'static str;
+
+    /// True when the probe runs on every origin of the inventory (false for follow-up-only probes).
+    fn runs_on_origin(&self) -> bool {
+        true
+    }
+
+    /// How the document must be fetched.
+    fn policy(&self) -> FetchPolicy {
+        FetchPolicy::default()
+    }
+
+    /// Where to look for the document for `target`, in order of preference. The default
+    /// [`run`](WellKnownProbe::run) tries them in order and stops at the first 2xx.
+    fn locations(&self, target: &Target) -> Vec<Url>;
+
+    /// Interprets a 2xx response body. Pure.
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report;
+
+    /// Interprets a non-2xx response or a failed fetch, when the status itself means something for
+    /// this document (robots.txt: 4xx = no restrictions, 5xx = full disallow). Pure. Default: nothing.
+    fn interpret_unavailable(&self, _meta: &FetchMeta) -> Option<Report> {
+        None
+    }
+
+    /// Runs the probe on `target`: fetches each location in turn (stopping at the first 2xx) and
+    /// interprets it. Probes with richer fetch logic override this.
+    async fn run(&self, target: &Target, cx: &dyn ProbeContext) -> Vec<Document> {
+        let mut docs = Vec::new();
+        for (i, url) in self.locations(target).into_iter().enumerate() {
+            let role = if i == 0 { target.role().to_string() } else { "fallback_location".to_string() };
+            let doc = fetch_and_interpret(self, url, role, target.declared_by(), cx).await;
+            let found = doc.meta.is_success();
+            docs.push(doc);
+            if found {
+                break;
+            }
+        }
+        docs
+    }
+}
+
+/// Fetches `url` with the probe's policy and interprets the result: 2xx through
+/// [`WellKnownProbe::interpret`], anything else through [`WellKnownProbe::interpret_unavailable`].
+pub async fn fetch_and_interpret<P: WellKnownProbe + ?Sized>(
+    probe: &P,
+    url: Url,
+    role: String,
+    declared_by: &[Url],
+    cx: &dyn ProbeContext,
+) -> Document {
+    let result = cx.fetch(FetchRequest::get(url, probe.policy())).await;
+    let mut meta = result.meta;
+    meta.declared_by = declared_by.to_vec();
+    let report = if meta.is_success() && meta.failure.is_none() {
+        Some(probe.interpret(&result.body, &meta))
+    } else {
+        probe.interpret_unavailable(&meta)
+    };
+    Document { probe: probe.id().to_string(), role, meta, report }
+}

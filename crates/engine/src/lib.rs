@@ -1,0 +1,2 @@
+//! The scan engine: frontier, probes, follow-ups, scope, records
+pub fn placeholder() {}

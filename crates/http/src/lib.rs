@@ -1,0 +1,1 @@
+//! The fetcher: hyper + rustls client with DNS classification, caps, redirects and per-host politeness

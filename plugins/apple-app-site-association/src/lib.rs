@@ -1,0 +1,1 @@
+//! apple-app-site-association probe

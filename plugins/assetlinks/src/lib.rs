@@ -1,0 +1,1 @@
+//! Digital Asset Links (assetlinks.json) probe

@@ -1,0 +1,1 @@
+//! OpenID Connect Discovery 1.0 metadata probe, with JWKS

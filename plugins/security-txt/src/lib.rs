@@ -1,0 +1,1 @@
+//! security.txt (RFC 9116) parser and probe

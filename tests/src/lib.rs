@@ -1,0 +1,1 @@
+//! Loopback fixture server for end-to-end tests.
