@@ -19,6 +19,7 @@ pub mod origin;
 pub mod probe;
 pub mod registry;
 pub mod report;
+pub mod scope;
 pub mod wellknown;
 
 pub use candidate::{Candidate, CandidateKind, Evidence};
@@ -28,6 +29,7 @@ pub use origin::{Host, Origin, OriginError};
 pub use probe::{Document, ProbeContext, Target, WellKnownProbe};
 pub use registry::{ProbeRegistration, probe_by_id, probes};
 pub use report::{FollowUp, Report};
+pub use scope::{Scope, ScopeError, ScopeRule};
 
 /// Re-exported so plugins name the same versions as core.
 pub use {async_trait, inventory, jiff, serde_json, url};

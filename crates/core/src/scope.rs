@@ -1,0 +1,237 @@
+//! Scope: which hosts the user is allowed to fetch from. Scope is sacred: nothing outside it is
+//! requested; out-of-scope candidates are recorded, never fetched.
+//!
+//! Rule syntax (`--scope`, repeatable; `scope = [...]` in the configuration file):
+//!
+//! | rule | matches |
+//! | --- | --- |
+//! | `www.example.com` | exactly that host |
+//! | `*.example.com` or `.example.com` | `example.com` and every subdomain |
+//! | `10.0.0.0/8`, `2001:db8::/32` | IP-literal hosts in that range |
+//! | `192.0.2.7` | that IP literal |
+//! | `!rule` or `-rule` | exclusion: never in scope, whatever else matches |
+//!
+//! With no rule given, the scope is the registrable domain (public suffix list) of each target with
+//! all its subdomains (`*.example.co.uk` for `www.example.co.uk`), and exactly the IP for IP targets.
+//! Ports and schemes do not matter for scope.
+
+use std::fmt;
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+use url::Url;
+
+use crate::origin::{Host, Origin};
+
+/// One scope rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeRule {
+    /// Exactly this host.
+    Host(Host),
+    /// This domain and all its subdomains (lower-case punycode, no leading dot).
+    DomainTree(String),
+    /// IP literals inside this network.
+    Net(IpNet),
+}
+
+impl ScopeRule {
+    /// Parses one rule (without the exclusion prefix).
+    ///
+    /// Errors: [`ScopeError`] when the text is not a host, wildcard domain, IP or CIDR.
+    pub fn parse(text: &str) -> Result<ScopeRule, ScopeError> {
+        let t = text.trim();
+        if t.contains('/') {
+            return t.parse::<IpNet>().map(ScopeRule::Net).map_err(|_| ScopeError(t.to_string()));
+        }
+        if let Some(rest) = t.strip_prefix("*.").or_else(|| t.strip_prefix('.')) {
+            return match Host::parse(rest) {
+                Ok(Host::Domain(d)) => Ok(ScopeRule::DomainTree(d)),
+                _ => Err(ScopeError(t.to_string())),
+            };
+        }
+        // Accept a URL or origin too (`https://a.example/`): its host.
+        let host = if t.contains("://") {
+            Origin::parse_target(t).map(|o| o.host().clone()).map_err(|_| ScopeError(t.to_string()))?
+        } else {
+            Host::parse(t).map_err(|_| ScopeError(t.to_string()))?
+        };
+        Ok(ScopeRule::Host(host))
+    }
+
+    /// True when `host` matches this rule.
+    pub fn matches(&self, host: &Host) -> bool {
+        match (self, host) {
+            (ScopeRule::Host(h), _) => h == host,
+            (ScopeRule::DomainTree(d), Host::Domain(name)) => {
+                name == d || (name.len() > d.len() && name.ends_with(d.as_str()) && name.as_bytes()[name.len() - d.len() - 1] == b'.')
+            }
+            (ScopeRule::DomainTree(_), _) => false,
+            (ScopeRule::Net(net), _) => host.ip().is_some_and(|ip| net.contains(&ip)),
+        }
+    }
+}
+
+impl fmt::Display for ScopeRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScopeRule::Host(h) => write!(f, "{}", h.name()),
+            ScopeRule::DomainTree(d) => write!(f, "*.{d}"),
+            ScopeRule::Net(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// A scope rule that could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeError(pub String);
+
+impl fmt::Display for ScopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid scope rule {:?} (expected host, *.domain, IP or CIDR, optionally prefixed with ! to exclude)", self.0)
+    }
+}
+
+impl std::error::Error for ScopeError {}
+
+/// The user's scope: inclusion rules and exclusion rules. Exclusions win.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    include: Vec<ScopeRule>,
+    exclude: Vec<ScopeRule>,
+}
+
+impl Scope {
+    /// Parses rules as given on the command line (`!` or `-` prefix = exclusion).
+    ///
+    /// Errors: the first rule that does not parse.
+    pub fn parse<S: AsRef<str>>(rules: &[S]) -> Result<Scope, ScopeError> {
+        let mut scope = Scope::default();
+        for r in rules {
+            let r = r.as_ref().trim();
+            if r.is_empty() {
+                continue;
+            }
+            if let Some(ex) = r.strip_prefix('!').or_else(|| r.strip_prefix('-')) {
+                scope.exclude.push(ScopeRule::parse(ex)?);
+            } else {
+                scope.include.push(ScopeRule::parse(r)?);
+            }
+        }
+        Ok(scope)
+    }
+
+    /// The default scope for a set of targets: each target's registrable domain (public suffix list)
+    /// with all subdomains; the exact host when it has no registrable domain (an IP, `localhost`, a
+    /// bare public suffix).
+    pub fn for_targets<'a>(targets: impl IntoIterator<Item = &'a Origin>) -> Scope {
+        let mut scope = Scope::default();
+        for o in targets {
+            scope.add_default_for(o.host());
+        }
+        scope
+    }
+
+    /// Adds the default rule for `host` (see [`Scope::for_targets`]).
+    pub fn add_default_for(&mut self, host: &Host) {
+        let rule = match host {
+            Host::Domain(name) => match registrable_domain(name) {
+                Some(d) => ScopeRule::DomainTree(d),
+                None => ScopeRule::Host(host.clone()),
+            },
+            _ => ScopeRule::Host(host.clone()),
+        };
+        if !self.include.contains(&rule) {
+            self.include.push(rule);
+        }
+    }
+
+    /// Adds an inclusion rule.
+    pub fn include(&mut self, rule: ScopeRule) {
+        self.include.push(rule);
+    }
+
+    /// Adds an exclusion rule.
+    pub fn exclude(&mut self, rule: ScopeRule) {
+        self.exclude.push(rule);
+    }
+
+    /// True when no inclusion rule exists (nothing is in scope).
+    pub fn is_empty(&self) -> bool {
+        self.include.is_empty()
+    }
+
+    /// The inclusion rules.
+    pub fn includes(&self) -> &[ScopeRule] {
+        &self.include
+    }
+
+    /// The exclusion rules.
+    pub fn excludes(&self) -> &[ScopeRule] {
+        &self.exclude
+    }
+
+    /// True when `host` is in scope.
+    pub fn contains_host(&self, host: &Host) -> bool {
+        !self.exclude.iter().any(|r| r.matches(host)) && self.include.iter().any(|r| r.matches(host))
+    }
+
+    /// True when the URL's host is in scope (and the URL is http or https).
+    pub fn contains_url(&self, url: &Url) -> bool {
+        matches!(url.scheme(), "http" | "https") && url.host().is_some_and(|h| self.contains_host(&Host::from(h)))
+    }
+
+    /// True when an IP address the fetcher is about to connect to is in scope for IP-range rules.
+    /// Used for targets given as IPs; names are judged by [`Scope::contains_host`].
+    pub fn contains_ip(&self, ip: IpAddr) -> bool {
+        self.contains_host(&Host::from(ip))
+    }
+}
+
+/// The registrable domain (eTLD+1, public suffix list) of a lower-case ASCII host name, if any.
+pub fn registrable_domain(name: &str) -> Option<String> {
+    let d = psl::domain(name.as_bytes())?;
+    // psl treats unknown TLDs as public suffixes of one label ("a.test" -> "a.test"): keep that.
+    std::str::from_utf8(d.as_bytes()).ok().map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host(s: &str) -> Host {
+        Host::parse(s).unwrap()
+    }
+
+    #[test]
+    fn default_scope_is_registrable_domain() {
+        let t = [Origin::parse_target("https://www.example.co.uk").unwrap(), Origin::parse_target("10.1.2.3").unwrap()];
+        let s = Scope::for_targets(&t);
+        assert!(s.contains_host(&host("example.co.uk")));
+        assert!(s.contains_host(&host("api.example.co.uk")));
+        assert!(!s.contains_host(&host("other.co.uk")));
+        assert!(!s.contains_host(&host("notexample.co.uk")));
+        assert!(s.contains_host(&host("10.1.2.3")));
+        assert!(!s.contains_host(&host("10.1.2.4")));
+    }
+
+    #[test]
+    fn rules_and_exclusions() {
+        let s = Scope::parse(&["*.example.com", "exa mple.com"]);
+        assert!(s.is_err());
+        let s = Scope::parse(&["*.example.com", "www.other.org", "192.0.2.0/24", "!admin.example.com"]).unwrap();
+        assert!(s.contains_host(&host("example.com")));
+        assert!(s.contains_host(&host("a.b.example.com")));
+        assert!(!s.contains_host(&host("admin.example.com")));
+        assert!(s.contains_host(&host("www.other.org")));
+        assert!(!s.contains_host(&host("other.org")));
+        assert!(s.contains_host(&host("192.0.2.9")));
+        assert!(!s.contains_url(&Url::parse("ftp://example.com/").unwrap()));
+        assert!(s.contains_url(&Url::parse("http://WWW.other.org:8080/x").unwrap()));
+    }
+
+    #[test]
+    fn idn_rules_match_punycode() {
+        let s = Scope::parse(&["*.exämple.com"]).unwrap();
+        assert!(s.contains_host(&host("www.xn--exmple-cua.com")));
+    }
+}
