@@ -66,6 +66,41 @@ pub fn at(p: impl Into<String>) -> Option<Locator> {
     Some(Locator::JsonPointer(p.into()))
 }
 
+impl JsonBody {
+    /// Reports an HTML page as `invalid_json` instead of `html_document` (same message and locator),
+    /// for documents whose validators treat a soft 404 as plain malformed JSON (assetlinks.json,
+    /// apple-app-site-association). Other diagnostics are kept as they are.
+    pub fn html_as_invalid_json(mut self) -> JsonBody {
+        for d in &mut self.diagnostics {
+            if d.code == codes::HTML_DOCUMENT {
+                d.code = codes::INVALID_JSON.to_string();
+            }
+        }
+        self
+    }
+}
+
+/// The JSON type of a value as a noun phrase for messages: `null`, `a boolean`, `a number`,
+/// `a string`, `an array`, `an object`.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The items of a JSON array expected to hold strings, each with its RFC 6901 pointer
+/// (`base` + `/index`) and its text (None for an item that is not a string). Returns None when
+/// `value` is not an array. Used for string lists such as assetlinks `relation` or AASA `appIDs`.
+pub fn string_items<'a>(value: &'a Value, base: &str) -> Option<Vec<(String, Option<&'a str>)>> {
+    let items = value.as_array()?;
+    Some(items.iter().enumerate().map(|(i, v)| (pointer(base, &i.to_string()), v.as_str())).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +118,28 @@ mod tests {
         let r = parse_json_body(b"{\n\"a\": }");
         assert_eq!(r.diagnostics[0].code, "invalid_json");
         assert_eq!(r.diagnostics[0].locator, Some(Locator::Line(2)));
+    }
+
+    #[test]
+    fn html_reported_as_invalid_json() {
+        let r = parse_json_body(b"<html><body>Not found</body></html>").html_as_invalid_json();
+        assert_eq!(r.diagnostics.len(), 1);
+        assert_eq!(r.diagnostics[0].code, "invalid_json");
+        assert_eq!(r.value, None);
+    }
+
+    #[test]
+    fn string_items_with_pointers() {
+        let v = serde_json::json!(["a", 1, "b/c"]);
+        let items = string_items(&v, "/relation").unwrap();
+        let expected = vec![
+            ("/relation/0".to_string(), Some("a")),
+            ("/relation/1".to_string(), None),
+            ("/relation/2".to_string(), Some("b/c")),
+        ];
+        assert_eq!(items, expected);
+        assert_eq!(string_items(&serde_json::json!("a"), ""), None);
+        assert_eq!(type_name(&serde_json::json!({})), "an object");
     }
 
     #[test]
