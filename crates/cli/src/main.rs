@@ -1,1 +1,30 @@
-fn main() {}
+//! The `wellknown` binary. See `wellknown --help` and docs/user-guide.md.
+
+use clap::Parser;
+use wellknown::args::{Cli, Command};
+use wellknown::{commands, exit, plugins_linked};
+
+fn main() {
+    plugins_linked::link_all();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::ERROR } else { exit::FOUND };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let result = match &cli.command {
+        Command::Scan(a) => commands::scan::run(a),
+        Command::Parse(a) => commands::parse::run(a),
+        Command::Robots(c) => commands::robots::run(c),
+        Command::Plugins(a) => commands::plugins::run(a),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(msg) => {
+            eprintln!("wellknown: error: {msg}");
+            std::process::exit(exit::ERROR);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! `wellknown scan TARGET...`: the main job.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::Arc;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio::sync::mpsc;
+use url::Url;
+use wellknown_core::{Origin, Scope};
+use wellknown_engine::{Engine, Record, ScanConfig, SystemClock};
+
+use crate::args::ScanArgs;
+use crate::config::{self, Settings};
+use crate::exit;
+use crate::transport::HttpTransport;
+
+/// Collects targets from arguments, `-` (stdin) and `--list FILE`.
+///
+/// Errors: an unreadable list, or a target that is neither an origin, URL nor host name.
+pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
+    let mut raw: Vec<String> = Vec::new();
+    for t in &args.targets {
+        if t == "-" {
+            for line in std::io::stdin().lock().lines() {
+                raw.push(line.map_err(|e| format!("reading targets from standard input: {e}"))?);
+            }
+        } else {
+            raw.push(t.clone());
+        }
+    }
+    if let Some(path) = &args.list {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("reading --list {}: {e}", path.display()))?;
+        raw.extend(text.lines().map(str::to_string));
+    }
+    let mut out = Vec::new();
+    for line in raw {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        out.push(Origin::parse_target(t).map_err(|e| format!("target {t:?}: {e}"))?);
+    }
+    Ok(out)
+}
+
+/// Runs a scan; returns the exit code (0 found something, 1 found nothing, 2 error).
+pub fn run(args: &ScanArgs) -> Result<i32, String> {
+    let settings = config::load(args).map_err(|e| format!("configuration: {e}"))?;
+    let targets = collect_targets(args)?;
+    if targets.is_empty() && settings.issuer.is_empty() {
+        return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
+    }
+    let scope = if settings.scope.is_empty() {
+        let mut s = Scope::for_targets(&targets);
+        for i in &settings.issuer {
+            if let Ok(o) = Origin::parse_target(i) {
+                s.add_default_for(o.host());
+            }
+        }
+        s
+    } else {
+        Scope::parse(&settings.scope).map_err(|e| e.to_string())?
+    };
+    let issuers = settings
+        .issuer
+        .iter()
+        .map(|i| Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let transport = HttpTransport::from_settings(&settings)?;
+    let config = ScanConfig {
+        scope,
+        probes: settings.probes.clone(),
+        issuers,
+        concurrency: settings.concurrency.max(1),
+        max_follow_up_hops: settings.max_hops,
+        all_registered: settings.all_registered,
+        ..ScanConfig::default()
+    };
+    let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the runtime: {e}"))?;
+    rt.block_on(scan(Arc::new(engine), targets, &settings))
+}
+
+async fn scan(engine: Arc<Engine>, targets: Vec<Origin>, settings: &Settings) -> Result<i32, String> {
+    let mut writer: Box<dyn Write + Send> = match &settings.output {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    };
+    let bar = progress_bar(targets.len(), settings.quiet);
+    let (tx, mut rx) = mpsc::channel::<Record>(1024);
+    let scan_task = tokio::spawn(async move { engine.scan(targets, tx).await });
+    let mut write_error = None;
+    while let Some(rec) = rx.recv().await {
+        if let Record::Origin(o) = &rec {
+            bar.set_message(o.origin.clone());
+            bar.inc(1);
+        }
+        if write_error.is_none() {
+            let res = serde_json::to_writer(&mut writer, &rec)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writer.write_all(b"\n"));
+            if let Err(e) = res {
+                write_error = Some(e);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let outcome = scan_task.await.map_err(|e| format!("scan task failed: {e}"))?;
+    if let Err(e) = writer.flush() {
+        write_error.get_or_insert(e);
+    }
+    if let Some(e) = write_error {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("writing output: {e}"));
+        }
+    }
+    let s = &outcome.summary;
+    if !settings.quiet {
+        eprintln!(
+            "wellknown: {} target(s), {} reachable, {} document(s) ({} found), {} candidate(s), {} error(s), {} warning(s) in {} ms",
+            s.targets, s.reachable, s.documents, s.documents_found, s.candidates, s.errors, s.warnings, s.elapsed_ms
+        );
+    }
+    if s.targets > 0 && s.reachable == 0 {
+        eprintln!("wellknown: every target failed:");
+        for (origin, classes) in &outcome.unreachable {
+            eprintln!("  {origin}: {}", if classes.is_empty() { "no response".to_string() } else { classes.join(", ") });
+        }
+        return Ok(exit::ERROR);
+    }
+    Ok(if outcome.found_something() { exit::FOUND } else { exit::NOTHING })
+}
+
+fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} origins {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}

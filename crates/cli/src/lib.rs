@@ -1,0 +1,21 @@
+//! The `wellknown` command line: clap definitions, configuration (figment), output writers and the
+//! commands. The only crate that knows clap, figment and indicatif; it links every plugin crate.
+//!
+//! The library half exists so `xtask` can generate the man page and shell completions from the same
+//! clap definitions ([`args::command`]).
+
+pub mod args;
+pub mod commands;
+pub mod config;
+pub mod plugins_linked;
+pub mod transport;
+
+/// Process exit codes (design.md, "Command line contract").
+pub mod exit {
+    /// The command ran and found something.
+    pub const FOUND: i32 = 0;
+    /// The command ran and found nothing.
+    pub const NOTHING: i32 = 1;
+    /// Error: bad arguments, unreadable input, or every target failed.
+    pub const ERROR: i32 = 2;
+}

@@ -1,0 +1,51 @@
+//! Names every plugin crate in one place so the linker keeps their `inventory` registrations.
+//!
+//! A plugin crate nothing references is dropped by the linker and its probe silently disappears;
+//! [`EXPECTED_PROBES`] is checked against the registry by a test.
+
+use wellknown_core::WellKnownProbe;
+
+/// One probe value of every plugin crate. Referencing them keeps each crate linked.
+pub fn linked() -> [&'static dyn WellKnownProbe; 8] {
+    [
+        &wellknown_robots::RobotsProbe,
+        &wellknown_sitemap::SitemapProbe,
+        &wellknown_security_txt::SecurityTxtProbe,
+        &wellknown_openid_configuration::OpenIdConfigurationProbe,
+        &wellknown_oauth_authorization_server::OAuthAuthorizationServerProbe,
+        &wellknown_oauth_authorization_server::JwksProbe,
+        &wellknown_assetlinks::AssetLinksProbe,
+        &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
+    ]
+}
+
+/// Forces each plugin crate to be linked (call once at start-up).
+pub fn link_all() {
+    for p in linked() {
+        std::hint::black_box(p.id());
+    }
+}
+
+/// Probe ids the binary must register, sorted.
+pub const EXPECTED_PROBES: &[&str] = &[
+    "apple-app-site-association",
+    "assetlinks",
+    "jwks",
+    "oauth-authorization-server",
+    "openid-configuration",
+    "robots",
+    "security.txt",
+    "sitemap",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_holds_exactly_the_expected_probes() {
+        link_all();
+        let ids: Vec<&str> = wellknown_core::probes().iter().map(|p| p.id()).collect();
+        assert_eq!(ids, EXPECTED_PROBES);
+    }
+}

@@ -1,0 +1,48 @@
+//! Adapts `wellknown-http`'s fetcher to the engine's [`Transport`].
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use url::Url;
+use wellknown_core::{FetchRequest, FetchResult};
+use wellknown_engine::Transport;
+use wellknown_http::{Fetcher, FetcherConfig};
+
+use crate::config::Settings;
+
+/// The production transport: one [`Fetcher`] for the whole scan.
+pub struct HttpTransport {
+    fetcher: Fetcher,
+}
+
+impl HttpTransport {
+    /// Builds the fetcher from settings.
+    ///
+    /// Errors: a malformed `--resolve` entry, an unreadable CA file, or a TLS set-up failure.
+    pub fn from_settings(s: &Settings) -> Result<HttpTransport, String> {
+        let mut cfg = FetcherConfig::default();
+        if let Some(ua) = &s.user_agent {
+            cfg.user_agent = ua.clone();
+        }
+        cfg.connect_timeout = secs(s.connect_timeout, "connect_timeout")?;
+        cfg.timeout = secs(s.timeout, "timeout")?;
+        cfg.resolve = s.resolve.iter().map(|r| r.parse().map_err(|e| format!("--resolve {r:?}: {e}"))).collect::<Result<_, _>>()?;
+        cfg.allow_private = s.allow_private;
+        cfg.max_concurrent_per_host = s.per_host.max(1);
+        cfg.max_rate_per_host = s.rate;
+        cfg.extra_root_certs_pem = s.ca_cert.clone();
+        let fetcher = Fetcher::new(cfg).map_err(|e| e.to_string())?;
+        Ok(HttpTransport { fetcher })
+    }
+}
+
+fn secs(v: f64, key: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(v).map_err(|_| format!("{key} must be a non-negative number of seconds, got {v}"))
+}
+
+#[async_trait]
+impl Transport for HttpTransport {
+    async fn fetch(&self, request: &FetchRequest, in_scope: &(dyn Fn(&Url) -> bool + Send + Sync)) -> FetchResult {
+        self.fetcher.fetch(request, in_scope).await
+    }
+}
