@@ -13,6 +13,7 @@
 pub mod candidate;
 pub mod diag;
 pub mod fetch;
+pub mod iana;
 pub mod json;
 pub mod media;
 pub mod origin;
