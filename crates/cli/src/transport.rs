@@ -42,7 +42,7 @@ fn secs(v: f64, key: &str) -> Result<Duration, String> {
 
 #[async_trait]
 impl Transport for HttpTransport {
-    async fn fetch(&self, request: &FetchRequest, in_scope: &(dyn Fn(&Url) -> bool + Send + Sync)) -> FetchResult {
+    async fn fetch(&self, request: &FetchRequest, in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync)) -> FetchResult {
         self.fetcher.fetch(request, in_scope).await
     }
 }

@@ -1,0 +1,165 @@
+//! The scan loop over an in-memory transport: follow-ups, visited set, scope, evidence, hop limit.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+use url::Url;
+use wellknown_core::{
+    Candidate, CandidateKind, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeRegistration, Report, Scope,
+    Target, Timestamp, WellKnownProbe, inventory,
+};
+use wellknown_engine::{Clock, Engine, Record, ScanConfig, Transport};
+
+/// A document listing links: each line `probe url` becomes a follow-up and a `url` candidate.
+struct LinksProbe;
+
+impl WellKnownProbe for LinksProbe {
+    fn id(&self) -> &'static str {
+        "links"
+    }
+    fn summary(&self) -> &'static str {
+        "test probe"
+    }
+    fn spec(&self) -> &'static str {
+        "none"
+    }
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { origin } => vec![origin.url_for_path("/links.txt")],
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        let mut r = Report::new("links", &meta.url, "links");
+        for (i, line) in String::from_utf8_lossy(body).lines().enumerate() {
+            if let Ok(u) = Url::parse(line.trim()) {
+                r.candidate(Candidate::new(CandidateKind::Url, "link", u.as_str(), Some(Locator::Line(i as u32 + 1))));
+                r.follow_up("links", u, "link");
+            } else if !line.trim().is_empty() {
+                r.warn("not_a_url", format!("not a URL: {line}"), Some(Locator::Line(i as u32 + 1)));
+            }
+        }
+        r
+    }
+}
+
+inventory::submit! { ProbeRegistration::new(&LinksProbe) }
+
+#[derive(Default)]
+struct FakeNet {
+    pages: HashMap<String, String>,
+    requested: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl Transport for FakeNet {
+    async fn fetch(&self, req: &FetchRequest, in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync)) -> FetchResult {
+        assert!(in_scope(&req.url), "engine handed an out-of-scope URL to the transport: {}", req.url);
+        self.requested.lock().unwrap().push(req.url.to_string());
+        let mut meta = FetchMeta::synthetic(req.url.clone(), Some("text/plain"), clock_now());
+        match self.pages.get(req.url.as_str()) {
+            Some(body) => FetchResult { meta, body: body.clone().into_bytes() },
+            None => {
+                meta.status = Some(404);
+                FetchResult { meta, body: Vec::new() }
+            }
+        }
+    }
+}
+
+fn clock_now() -> Timestamp {
+    "2026-12-01T00:00:00Z".parse().unwrap()
+}
+
+struct Fixed;
+impl Clock for Fixed {
+    fn now(&self) -> Timestamp {
+        clock_now()
+    }
+}
+
+async fn run(net: Arc<FakeNet>, targets: &[&str], config: ScanConfig) -> Vec<Record> {
+    let engine = Arc::new(Engine::new(net, Arc::new(Fixed), config).unwrap());
+    let (tx, mut rx) = mpsc::channel(64);
+    let targets = targets.iter().map(|t| Origin::parse_target(t).unwrap()).collect();
+    let handle = tokio::spawn(async move { engine.scan(targets, tx).await });
+    let mut out = Vec::new();
+    while let Some(r) = rx.recv().await {
+        out.push(r);
+    }
+    handle.await.unwrap();
+    out
+}
+
+fn net() -> Arc<FakeNet> {
+    let mut pages = HashMap::new();
+    pages.insert(
+        "https://a.example/links.txt".to_string(),
+        "https://a.example/one\nhttps://b.a.example/two\nhttps://out.example/three\nnonsense\n".to_string(),
+    );
+    pages.insert("https://a.example/one".to_string(), "https://a.example/links.txt\nhttps://b.a.example/two\n".to_string());
+    pages.insert("https://b.a.example/two".to_string(), "https://a.example/deeper\n".to_string());
+    Arc::new(FakeNet { pages, ..FakeNet::default() })
+}
+
+#[tokio::test]
+async fn follows_links_in_scope_once_and_records_evidence() {
+    let net = net();
+    let targets = [Origin::parse_target("a.example").unwrap()];
+    let config = ScanConfig { scope: Scope::for_targets(&targets), ..ScanConfig::default() };
+    let records = run(Arc::clone(&net), &["a.example"], config).await;
+    let requested = net.requested.lock().unwrap().clone();
+    assert_eq!(
+        requested,
+        ["https://a.example/links.txt", "https://a.example/one", "https://b.a.example/two", "https://a.example/deeper"]
+    );
+    // out.example is recorded as a candidate, out of scope, and never requested.
+    let out = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Candidate(c) if c.value == "https://out.example/three" => Some(c),
+            _ => None,
+        })
+        .expect("out-of-scope candidate recorded");
+    assert_eq!(out.in_scope, Some(false));
+    assert!(!requested.iter().any(|u| u.contains("out.example")));
+    // b.a.example/two is declared twice: one candidate record, one evidence record.
+    let cands = records.iter().filter(|r| matches!(r, Record::Candidate(c) if c.value.ends_with("/two"))).count();
+    let evid = records.iter().filter(|r| matches!(r, Record::Evidence(e) if e.value.ends_with("/two"))).count();
+    assert_eq!((cands, evid), (1, 1));
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.targets, s.reachable, s.documents, s.documents_found), (1, 1, 4, 3));
+    assert_eq!(s.warnings, 1);
+}
+
+#[tokio::test]
+async fn hop_limit_stops_following() {
+    let net = net();
+    let targets = [Origin::parse_target("a.example").unwrap()];
+    let config = ScanConfig { scope: Scope::for_targets(&targets), max_follow_up_hops: 1, ..ScanConfig::default() };
+    run(Arc::clone(&net), &["a.example"], config).await;
+    let requested = net.requested.lock().unwrap().clone();
+    assert_eq!(requested, ["https://a.example/links.txt", "https://a.example/one", "https://b.a.example/two"]);
+}
+
+#[tokio::test]
+async fn target_outside_scope_is_never_requested() {
+    let net = net();
+    let config = ScanConfig { scope: Scope::parse(&["other.example"]).unwrap(), ..ScanConfig::default() };
+    let records = run(Arc::clone(&net), &["a.example"], config).await;
+    assert!(net.requested.lock().unwrap().is_empty());
+    let doc = records.iter().find_map(|r| match r {
+        Record::Document(d) => Some(d),
+        _ => None,
+    });
+    assert_eq!(doc.and_then(|d| d.failure.as_ref()).map(|f| f.class.as_str()), Some("out_of_scope"));
+}
+
+#[test]
+fn unknown_probe_is_an_error() {
+    let cfg = ScanConfig { probes: vec!["nope".into()], ..ScanConfig::default() };
+    let err = Engine::new(net(), Arc::new(Fixed), cfg).err().unwrap();
+    assert!(err.contains("unknown probe \"nope\""), "{err}");
+}
