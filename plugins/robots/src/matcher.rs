@@ -1,0 +1,327 @@
+//! The matcher: which group a crawler obeys (RFC 9309 section 2.2.1) and which rule decides a path
+//! (section 2.2.2).
+//!
+//! At parse time every product token is mapped to the merged, pre-sorted rule list of all groups that
+//! name it (and `*` to the merged global groups). Rules are sorted by priority, i.e. pattern length in
+//! octets after normalisation (wildcards and `$` included), with `allow` first on ties and then file
+//! order, so a check scans the list and stops at the first rule that matches: that rule is the most
+//! specific one, and a tie goes to allow.
+
+use std::borrow::Cow;
+use std::cmp::{Ordering, Reverse};
+
+use serde::Serialize;
+
+use crate::model::{Directive, Group, RobotsTxt};
+use crate::pattern::{Side, matches, normalize};
+
+/// A rule in matchable form (internal).
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledRule {
+    /// Normalised pattern without the final `$`.
+    pub pat: Box<str>,
+    /// A final `$` was present.
+    pub anchored: bool,
+    /// Octets of the normalised pattern including `*` and `$`: the match's specificity.
+    pub prio: u32,
+    /// Allow (true) or disallow.
+    pub allow: bool,
+    /// 1-based line.
+    pub line: u32,
+    /// Index of the group in `RobotsTxt::groups`.
+    pub group: u32,
+    /// Index of the rule in the group.
+    pub rule: u32,
+}
+
+/// Per-agent rule lists, built once at parse time (internal).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    rules: Vec<CompiledRule>,
+    /// Lower-case product token -> (rule list, groups naming it), sorted by token.
+    agents: Vec<(Box<[u8]>, u32, Vec<u32>)>,
+    /// Rule list and groups of `*`, when any group names `*`.
+    global: Option<(u32, Vec<u32>)>,
+    /// Rule lists: indices into `rules`, most specific first.
+    sets: Vec<Vec<u32>>,
+}
+
+fn sort_set(set: &mut [u32], rules: &[CompiledRule]) {
+    set.sort_by_key(|&i| rules.get(i as usize).map(|r| (Reverse(r.prio), !r.allow, r.line)));
+}
+
+/// Compares a lower-case token with `b` folded to lower case, byte by byte.
+fn cmp_folded(lower: &[u8], b: &[u8]) -> Ordering {
+    lower.iter().copied().cmp(b.iter().map(u8::to_ascii_lowercase))
+}
+
+impl Index {
+    pub(crate) fn build(groups: &[Group], rules: Vec<CompiledRule>) -> Index {
+        // Rule indices of each group (rules were compiled in group order).
+        let mut per_group: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
+        for (i, r) in rules.iter().enumerate() {
+            if let (Some(list), Ok(i)) = (per_group.get_mut(r.group as usize), u32::try_from(i)) {
+                list.push(i);
+            }
+        }
+        let mut pairs: Vec<(Vec<u8>, u32)> = Vec::new();
+        let mut global_groups: Vec<u32> = Vec::new();
+        for (gi, g) in groups.iter().enumerate() {
+            let gi = u32::try_from(gi).unwrap_or(u32::MAX);
+            for a in &g.agents {
+                if a.is_global() {
+                    if global_groups.last() != Some(&gi) {
+                        global_groups.push(gi);
+                    }
+                } else if !a.token.is_empty() {
+                    pairs.push((a.token.to_ascii_lowercase().into_bytes(), gi));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+
+        let mut sets: Vec<Vec<u32>> = Vec::new();
+        let mut group_set: Vec<Option<u32>> = vec![None; groups.len()];
+        let mut set_for = |gs: &[u32], sets: &mut Vec<Vec<u32>>| -> u32 {
+            if let [g] = gs {
+                if let Some(Some(s)) = group_set.get(*g as usize) {
+                    return *s;
+                }
+            }
+            let mut set: Vec<u32> =
+                gs.iter().flat_map(|g| per_group.get(*g as usize).into_iter().flatten().copied()).collect();
+            sort_set(&mut set, &rules);
+            let id = u32::try_from(sets.len()).unwrap_or(u32::MAX);
+            sets.push(set);
+            if let [g] = gs {
+                if let Some(slot) = group_set.get_mut(*g as usize) {
+                    *slot = Some(id);
+                }
+            }
+            id
+        };
+
+        let mut agents = Vec::new();
+        let mut i = 0;
+        while let Some((token, _)) = pairs.get(i) {
+            let mut gs = Vec::new();
+            let mut j = i;
+            while let Some((t, g)) = pairs.get(j) {
+                if t != token {
+                    break;
+                }
+                gs.push(*g);
+                j += 1;
+            }
+            let set = set_for(&gs, &mut sets);
+            agents.push((token.clone().into_boxed_slice(), set, gs));
+            i = j;
+        }
+        let global = (!global_groups.is_empty()).then(|| (set_for(&global_groups, &mut sets), global_groups));
+        Index { rules, agents, global, sets }
+    }
+
+    /// The rule list and groups a crawler with product token `token` obeys: its own merged groups when
+    /// any group names it, else the merged `*` groups, else None (no group applies: all allowed).
+    fn resolve(&self, token: &[u8]) -> Option<(&[u32], &[u32])> {
+        let specific = if token.is_empty() {
+            None
+        } else {
+            self.agents.binary_search_by(|(t, _, _)| cmp_folded(t, token)).ok().and_then(|i| self.agents.get(i))
+        };
+        let (set, groups) = match specific {
+            Some((_, set, groups)) => (*set, groups.as_slice()),
+            None => {
+                let (set, groups) = self.global.as_ref()?;
+                (*set, groups.as_slice())
+            }
+        };
+        Some((self.sets.get(set as usize).map_or(&[][..], Vec::as_slice), groups))
+    }
+
+    /// The deciding rule for a normalised path, if any.
+    fn decide(&self, token: &[u8], path: &[u8]) -> Option<&CompiledRule> {
+        let (set, _) = self.resolve(token)?;
+        set.iter().filter_map(|&i| self.rules.get(i as usize)).find(|r| matches(r.pat.as_bytes(), r.anchored, path))
+    }
+}
+
+/// The product token of a crawler name or a full User-Agent header value: the leading run of
+/// `A-Z a-z 0-9 _ -` after leading whitespace (`FooBot/1.2 (+http://x)` gives `FooBot`).
+///
+/// RFC 9309 section 2.2.1 allows letters, `_` and `-`; digits are accepted too because real crawlers
+/// use them (`MJ12bot`, `360Spider`), which only makes matching more exact.
+pub fn product_token(agent: &str) -> &str {
+    let a = agent.trim_start();
+    let end = a.bytes().position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-')).unwrap_or(a.len());
+    a.get(..end).unwrap_or_default()
+}
+
+/// Extracts the path and query to match from what a caller passes: a path (`/a?b`), or an absolute
+/// URL (`https://host/a?b`), whose scheme and authority are dropped. The fragment is removed
+/// (fragments are never sent to a server); an empty path becomes `/`.
+pub(crate) fn extract_path(input: &str) -> Cow<'_, str> {
+    let s = input.split('#').next().unwrap_or_default();
+    if s.starts_with('/') {
+        return Cow::Borrowed(s);
+    }
+    let after_scheme = s.find("://").and_then(|i| {
+        let scheme = s.get(..i)?;
+        let ok =
+            !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        ok.then(|| s.get(i + 3..)).flatten()
+    });
+    let rest = match after_scheme {
+        Some(authority_and_path) => match authority_and_path.find(['/', '?']) {
+            Some(i) => authority_and_path.get(i..).unwrap_or_default(),
+            None => "",
+        },
+        None => s,
+    };
+    if rest.starts_with('/') { Cow::Borrowed(rest) } else { Cow::Owned(format!("/{rest}")) }
+}
+
+/// True when the normalised path is `/robots.txt` itself (RFC 9309 section 2.2.2: implicitly allowed).
+fn is_robots_txt(path: &str) -> bool {
+    path.split('?').next() == Some("/robots.txt")
+}
+
+/// The rule that decided a [`Verdict`]: where it is and what it says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MatchedRule {
+    /// 1-based line number of the rule.
+    pub line: u32,
+    /// `"allow"` or `"disallow"`.
+    pub directive: &'static str,
+    /// The path pattern as written in the file.
+    pub pattern: String,
+}
+
+/// The answer to "may this crawler fetch this path?".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// True when crawling is allowed.
+    pub allowed: bool,
+    /// The most specific matching rule, None when no rule matched (allowed by default), when no group
+    /// applies to the crawler, or for `/robots.txt` itself.
+    pub rule: Option<MatchedRule>,
+}
+
+impl RobotsTxt {
+    /// Decides whether the crawler `agent` may fetch `path_and_query` (RFC 9309 section 2.2).
+    ///
+    /// * `agent`: a product token (`FooBot`) or a whole User-Agent value (`FooBot/1.2 (+http://x)`);
+    ///   only its product token (see [`product_token`]) is used, compared case-insensitively.
+    /// * `path_and_query`: the URI's path and query (`/a/b?c=d`); an absolute URL is accepted too
+    ///   (its scheme and authority are ignored, no scope check is made: see [`crate::check_url`]).
+    ///   A fragment is ignored.
+    ///
+    /// The crawler obeys every group that names its product token, merged; if none does, every `*`
+    /// group, merged; if none either, everything is allowed. Among the rules of those groups, the one
+    /// whose pattern matches from the path's first octet and has the most octets wins; on a tie,
+    /// allow wins. Patterns and path are compared after percent-encoding normalisation
+    /// (section 2.2.2). `/robots.txt` is always allowed.
+    pub fn check(&self, agent: &str, path_and_query: &str) -> Verdict {
+        let path = extract_path(path_and_query);
+        let path = normalize(path.as_bytes(), Side::Path);
+        if is_robots_txt(&path) {
+            return Verdict { allowed: true, rule: None };
+        }
+        match self.index.decide(product_token(agent).as_bytes(), path.as_bytes()) {
+            None => Verdict { allowed: true, rule: None },
+            Some(r) => {
+                let pattern = self
+                    .groups
+                    .get(r.group as usize)
+                    .and_then(|g| g.rules.get(r.rule as usize))
+                    .map(|rule| rule.pattern.clone())
+                    .unwrap_or_default();
+                let directive = if r.allow { Directive::Allow } else { Directive::Disallow };
+                Verdict {
+                    allowed: r.allow,
+                    rule: Some(MatchedRule { line: r.line, directive: directive.as_str(), pattern }),
+                }
+            }
+        }
+    }
+
+    /// [`check`](RobotsTxt::check)'s `allowed` alone, without building the [`MatchedRule`]
+    /// (no allocation when the path needs no normalisation). For hot loops.
+    pub fn is_allowed(&self, agent: &str, path_and_query: &str) -> bool {
+        let path = extract_path(path_and_query);
+        let path = normalize(path.as_bytes(), Side::Path);
+        if is_robots_txt(&path) {
+            return true;
+        }
+        self.index.decide(product_token(agent).as_bytes(), path.as_bytes()).is_none_or(|r| r.allow)
+    }
+
+    /// Indices into [`groups`](RobotsTxt::groups) of the groups the crawler `agent` obeys (its own
+    /// merged groups, else the `*` groups; empty when none applies).
+    pub fn groups_for(&self, agent: &str) -> Vec<usize> {
+        self.index
+            .resolve(product_token(agent).as_bytes())
+            .map(|(_, groups)| groups.iter().map(|&g| g as usize).collect())
+            .unwrap_or_default()
+    }
+
+    /// The `Crawl-delay` (seconds) declared in the groups the crawler `agent` obeys: the first valid
+    /// one in file order. RFC 9309 does not define Crawl-delay; see `docs/plugins/robots.md`.
+    pub fn crawl_delay(&self, agent: &str) -> Option<f64> {
+        let groups = self.groups_for(agent);
+        self.nonstandard.iter().filter(|n| n.group.is_some_and(|g| groups.contains(&g))).find_map(|n| n.seconds())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens() {
+        assert_eq!(product_token("FooBot/1.2 (+http://x)"), "FooBot");
+        assert_eq!(product_token("  MJ12bot"), "MJ12bot");
+        assert_eq!(product_token("*"), "");
+        assert_eq!(product_token(""), "");
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(extract_path("/a?b#c"), "/a?b");
+        assert_eq!(extract_path("https://h.example"), "/");
+        assert_eq!(extract_path("https://h.example?x=1"), "/?x=1");
+        assert_eq!(extract_path("http://foo.bar//folder/x"), "//folder/x");
+        assert_eq!(extract_path("relative"), "/relative");
+        assert_eq!(extract_path(""), "/");
+    }
+
+    #[test]
+    fn verdict_names_the_rule() {
+        let r = RobotsTxt::parse(b"User-agent: *\nDisallow: /private\nAllow: /private/ok$\n");
+        assert_eq!(
+            r.check("x", "/private/ok"),
+            Verdict {
+                allowed: true,
+                rule: Some(MatchedRule { line: 3, directive: "allow", pattern: "/private/ok$".into() })
+            }
+        );
+        assert_eq!(r.check("x", "/private/ok/no").rule.map(|m| m.line), Some(2));
+        assert_eq!(r.check("x", "/public"), Verdict { allowed: true, rule: None });
+        assert!(!r.is_allowed("x", "https://other.example/private"));
+        assert!(r.is_allowed("x", "/robots.txt?x"));
+    }
+
+    #[test]
+    fn merged_groups_and_crawl_delay() {
+        let r = RobotsTxt::parse(
+            b"User-agent: a\nCrawl-delay: 2.5\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 9\nDisallow: /\n\nUser-agent: A\nDisallow: /y\n",
+        );
+        assert_eq!(r.groups_for("A/1.0"), vec![0, 2]);
+        assert_eq!(r.groups_for("other"), vec![1]);
+        assert!(!r.is_allowed("a", "/y"));
+        assert!(r.is_allowed("a", "/z"));
+        assert_eq!(r.crawl_delay("a"), Some(2.5));
+        assert_eq!(r.crawl_delay("b"), Some(9.0));
+    }
+}

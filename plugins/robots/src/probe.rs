@@ -1,0 +1,361 @@
+//! The `robots` probe: fetches `<origin>/robots.txt`, applies RFC 9309's fetch semantics
+//! (section 2.3.1) and turns what the file declares into candidates.
+//!
+//! A listed path is a name to verify, not proof of anything: a `Disallow: /admin/` says the site asks
+//! crawlers to stay out of `/admin/`, not that `/admin/` exists, is sensitive, or is protected.
+
+use std::collections::HashSet;
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+use url::Url;
+use wellknown_core::media::MediaType;
+use wellknown_core::{
+    Candidate, CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin,
+    ProbeContext, Report, Target, WellKnownProbe,
+};
+
+use crate::codes;
+use crate::model::{Directive, Group, RobotsTxt, Rule};
+use crate::parser::host_directive;
+use crate::pattern::{Side, normalize, split_anchor};
+
+/// Body cap for robots.txt fetches: 1 MiB, above the 500 KiB parse limit so that a larger file is
+/// still read up to the limit and diagnosed `over_parse_limit` rather than cut silently.
+pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
+
+/// Redirects followed when fetching robots.txt (RFC 9309 section 2.3.1.2: at least five).
+pub const MAX_REDIRECTS: u8 = 5;
+
+/// What a fetch outcome means for crawling (RFC 9309 section 2.3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Availability {
+    /// 2xx: the file was read; its rules apply (section 2.3.1.1).
+    Available,
+    /// 4xx other than 429, or redirects that lead nowhere (more than five, a loop, an unusable
+    /// `Location`): a crawler may access any resource (sections 2.3.1.2 and 2.3.1.3).
+    Unavailable,
+    /// 5xx, 429, or the server could not be reached (DNS, connect, TLS, timeout, broken response):
+    /// a crawler must assume complete disallow (section 2.3.1.4).
+    Unreachable,
+}
+
+impl Availability {
+    /// `available`, `unavailable` or `unreachable` (the `availability` fact).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Availability::Available => "available",
+            Availability::Unavailable => "unavailable",
+            Availability::Unreachable => "unreachable",
+        }
+    }
+
+    /// What it means for crawling: `rules`, `allow_all` or `disallow_all` (the `crawl_policy` fact).
+    pub fn crawl_policy(self) -> &'static str {
+        match self {
+            Availability::Available => "rules",
+            Availability::Unavailable => "allow_all",
+            Availability::Unreachable => "disallow_all",
+        }
+    }
+}
+
+/// Classifies a fetch of robots.txt (RFC 9309 section 2.3.1). None when the scanner itself refused
+/// the request (private address, out of scope, unsupported URL): nothing is known about the file.
+///
+/// 429 is classed as unreachable, not unavailable: it says "slow down", not "there is no file"
+/// (Google treats it the same way).
+pub fn availability(meta: &FetchMeta) -> Option<Availability> {
+    if let Some(f) = &meta.failure {
+        return match f.class {
+            FailureClass::BodyTooLarge if meta.is_success() => Some(Availability::Available),
+            FailureClass::TooManyRedirects | FailureClass::RedirectLoop | FailureClass::InvalidRedirect => {
+                Some(Availability::Unavailable)
+            }
+            FailureClass::PrivateAddress | FailureClass::OutOfScope | FailureClass::UnsupportedUrl => None,
+            _ => Some(Availability::Unreachable),
+        };
+    }
+    let status = meta.status?;
+    Some(match status {
+        200..=299 => Availability::Available,
+        429 => Availability::Unreachable,
+        300..=499 => Availability::Unavailable,
+        _ => Availability::Unreachable,
+    })
+}
+
+/// The robots.txt probe (id `robots`, no well-known suffix, RFC 9309).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RobotsProbe;
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&RobotsProbe) }
+
+/// The normalised form of a rule's pattern (percent-encoding normalised as in RFC 9309 section
+/// 2.2.2, a final `$` kept): the `value` of `path` candidates.
+pub fn normalize_pattern(pattern: &str) -> String {
+    let (body, anchored) = split_anchor(pattern.as_bytes());
+    let mut s = normalize(body, Side::Pattern).into_owned();
+    if anchored {
+        s.push('$');
+    }
+    s
+}
+
+fn relation(d: Directive) -> &'static str {
+    match d {
+        Directive::Allow => "robots_allow",
+        Directive::Disallow => "robots_disallow",
+    }
+}
+
+/// Builds the report of a robots.txt read with a 2xx (what [`RobotsProbe::interpret`] returns).
+fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
+    let robots = RobotsTxt::parse(body);
+    let mut report = Report::new("robots", &meta.url, "robots");
+    report.fact("availability", Availability::Available.as_str());
+    report.fact("crawl_policy", Availability::Available.crawl_policy());
+
+    if let Some(ct) = meta.content_type.as_deref() {
+        match MediaType::parse(ct) {
+            Some(m) if m.essence == "text/plain" => {
+                if let Some(cs) = m.charset.as_deref().filter(|c| !matches!(*c, "utf-8" | "utf8" | "us-ascii")) {
+                    report.warn(codes::INVALID_CHARSET, format!("charset `{cs}`; RFC 9309 2.3 requires UTF-8"), None);
+                }
+            }
+            _ => report.warn(
+                codes::INVALID_CONTENT_TYPE,
+                format!("served as `{ct}`; RFC 9309 2.3 requires text/plain (crawlers read it anyway)"),
+                None,
+            ),
+        }
+    }
+    if meta.truncated || meta.failure.as_ref().is_some_and(|f| f.class == FailureClass::BodyTooLarge) {
+        report.warn(
+            codes::TOO_LARGE,
+            format!("the body was cut at {MAX_BODY_BYTES} octets; only the first 500 KiB are parsed anyway"),
+            None,
+        );
+    }
+    for d in robots.diagnostics() {
+        report.push(d.clone());
+    }
+
+    report.fact("groups", robots.groups().len());
+    report.fact("rules", robots.rule_count());
+    report.fact("sitemaps", robots.sitemaps().len());
+
+    let group_name = |g: Option<usize>| -> Value {
+        g.and_then(|g| robots.groups().get(g)).map_or(Value::Null, |g| Value::String(g.agent_list()))
+    };
+    let delays: Vec<Value> = robots
+        .nonstandard()
+        .iter()
+        .filter(|n| n.name == "crawl-delay")
+        .map(|n| json!({"line": n.line, "value": n.value, "seconds": n.seconds(), "group": group_name(n.group)}))
+        .collect();
+    if !delays.is_empty() {
+        report.fact("crawl_delay", delays);
+    }
+    let others: Vec<Value> = robots
+        .nonstandard()
+        .iter()
+        .filter(|n| n.name != "crawl-delay")
+        .map(|n| json!({"line": n.line, "name": n.name, "value": n.value, "group": group_name(n.group)}))
+        .collect();
+    if !others.is_empty() {
+        report.fact("nonstandard", others);
+    }
+
+    // The origin the file governs: the one it was requested for (redirects do not change it).
+    let origin = Origin::from_url(&meta.requested_url).or_else(|_| Origin::from_url(&meta.url)).ok();
+    let mut cands: Vec<(u32, u8, Candidate)> = Vec::new();
+
+    let mut seen_sitemaps = HashSet::new();
+    for s in robots.sitemaps() {
+        let Some(url) = &s.url else { continue };
+        if !seen_sitemaps.insert(url.as_str().to_string()) {
+            continue;
+        }
+        let mut c = Candidate::new(CandidateKind::Sitemap, "robots_sitemap", url.as_str(), Some(Locator::Line(s.line)));
+        if origin.as_ref().is_some_and(|o| !o.contains(url)) {
+            c = c.with_flag("cross_origin");
+        }
+        cands.push((s.line, 0, c));
+        report.follow_up("sitemap", url.clone(), "robots_sitemap");
+    }
+
+    let mut seen_hosts = HashSet::new();
+    for n in robots.nonstandard().iter().filter(|n| n.name == "host") {
+        if let Some(o) = host_directive(&n.value) {
+            let host = o.host().name();
+            if seen_hosts.insert(host.clone()) {
+                cands.push((
+                    n.line,
+                    0,
+                    Candidate::new(CandidateKind::Host, "robots_host", host, Some(Locator::Line(n.line))),
+                ));
+            }
+        }
+    }
+
+    // First valid crawl-delay of each group, as a hint on the group's candidates.
+    let mut group_delay: Vec<Option<String>> = vec![None; robots.groups().len()];
+    for n in robots.nonstandard() {
+        if let (Some(g), Some(_)) = (n.group, n.seconds()) {
+            if let Some(slot @ None) = group_delay.get_mut(g) {
+                *slot = Some(n.value.clone());
+            }
+        }
+    }
+
+    let mut seen_urls = HashSet::new();
+    let mut rule_candidates = |group: Option<(&Group, Option<&String>)>, rule: &Rule, cands: &mut Vec<_>| {
+        if rule.pattern.is_empty() {
+            return;
+        }
+        let rel = relation(rule.directive);
+        let loc = Some(Locator::Line(rule.line));
+        let value = normalize_pattern(&rule.pattern);
+        let decorate = |mut c: Candidate| {
+            match group {
+                Some((g, delay)) => {
+                    c = c.with_hint("group", g.agent_list());
+                    if let Some(d) = delay {
+                        c = c.with_hint("crawl_delay", d.clone());
+                    }
+                }
+                None => c = c.with_flag("outside_group"),
+            }
+            c
+        };
+        cands.push((rule.line, 1, decorate(Candidate::new(CandidateKind::Path, rel, value.as_str(), loc.clone()))));
+        let path = value.strip_suffix('$').unwrap_or(&value);
+        if path.contains('*') || !path.starts_with('/') || path.starts_with("//") {
+            return;
+        }
+        let Some(origin) = &origin else { return };
+        let Ok(url) = origin.root().join(path) else { return };
+        if !origin.contains(&url) || !seen_urls.insert((rel, url.to_string())) {
+            return;
+        }
+        cands.push((rule.line, 2, decorate(Candidate::new(CandidateKind::Url, rel, url.as_str(), loc))));
+    };
+    for (gi, g) in robots.groups().iter().enumerate() {
+        let delay = group_delay.get(gi).and_then(Option::as_ref);
+        for rule in &g.rules {
+            rule_candidates(Some((g, delay)), rule, &mut cands);
+        }
+    }
+    for rule in robots.orphan_rules() {
+        rule_candidates(None, rule, &mut cands);
+    }
+
+    cands.sort_by_key(|(line, order, _)| (*line, *order));
+    report.candidates = cands.into_iter().map(|(_, _, c)| c).collect();
+    report
+}
+
+#[async_trait]
+impl WellKnownProbe for RobotsProbe {
+    fn id(&self) -> &'static str {
+        "robots"
+    }
+
+    fn summary(&self) -> &'static str {
+        "robots.txt: crawl rules per user-agent, sitemaps and non-standard records"
+    }
+
+    fn spec(&self) -> &'static str {
+        "RFC 9309"
+    }
+
+    /// Redirects followed up to [`MAX_REDIRECTS`] (RFC 9309 section 2.3.1.2), body capped at
+    /// [`MAX_BODY_BYTES`], `Accept: text/plain`, content coding decoded.
+    fn policy(&self) -> FetchPolicy {
+        FetchPolicy {
+            follow_redirects: true,
+            max_redirects: MAX_REDIRECTS,
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("text/plain".to_string()),
+            decode_content_encoding: true,
+        }
+    }
+
+    /// `<origin>/robots.txt` (RFC 9309 section 2.3); for a URL target, the robots.txt of its origin.
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        target.origin_of().map(|o| vec![o.robots_url()]).unwrap_or_default()
+    }
+
+    /// Interprets a 2xx body: report kind `robots`, facts `availability: "available"`,
+    /// `crawl_policy: "rules"`, `groups`, `rules`, `sitemaps`, `crawl_delay` and `nonstandard` (when
+    /// present), every diagnostic of [`RobotsTxt::parse`] plus `invalid_content_type`,
+    /// `invalid_charset` and `too_large`, and the candidates:
+    ///
+    /// * `sitemap` / `robots_sitemap`: each absolute http(s) `Sitemap:` URL, any host (flag
+    ///   `cross_origin` when not on the file's origin), once each, plus a follow-up for the `sitemap`
+    ///   probe;
+    /// * `host` / `robots_host`: the host named by a `Host:` record;
+    /// * `path` / `robots_allow` or `robots_disallow`: every non-empty rule pattern, normalised, with
+    ///   hints `group` (the group's agents joined by `,`) and `crawl_delay` (when the group declares
+    ///   one); rules outside any group are flagged `outside_group`;
+    /// * `url` / `robots_allow` or `robots_disallow`: for each pattern without `*`, the absolute URL
+    ///   on the file's origin (final `$` dropped), once per relation and URL (first locator kept).
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        interpret_body(body, meta)
+    }
+
+    /// 4xx → `availability: "unavailable"`, `crawl_policy: "allow_all"` (RFC 9309 2.3.1.3);
+    /// 5xx, 429 or unreachable server → `availability: "unreachable"`, `crawl_policy: "disallow_all"`
+    /// (2.3.1.4); too many redirects → unavailable (2.3.1.2). A warning `unavailable` or
+    /// `unreachable` says which applied. None when the scanner refused the request itself.
+    fn interpret_unavailable(&self, meta: &FetchMeta) -> Option<Report> {
+        let avail = availability(meta)?;
+        let mut report = Report::new("robots", &meta.url, "robots");
+        report.fact("availability", avail.as_str());
+        report.fact("crawl_policy", avail.crawl_policy());
+        if let Some(s) = meta.status {
+            report.fact("status", s);
+        }
+        if let Some(f) = &meta.failure {
+            report.fact("failure", f.class.as_str());
+        }
+        let what = match (&meta.failure, meta.status) {
+            (Some(f), _) => format!("{} ({})", f.class.as_str(), f.message),
+            (None, Some(s)) => format!("HTTP {s}"),
+            (None, None) => "no response".to_string(),
+        };
+        match avail {
+            Availability::Unavailable => report.warn(
+                codes::UNAVAILABLE,
+                format!("robots.txt unavailable: {what}; RFC 9309 2.3.1.3: a crawler may access any resource"),
+                None,
+            ),
+            Availability::Unreachable => report.warn(
+                codes::UNREACHABLE,
+                format!("robots.txt unreachable: {what}; RFC 9309 2.3.1.4: a crawler must assume complete disallow"),
+                None,
+            ),
+            Availability::Available => return Some(interpret_body(&[], meta)),
+        }
+        Some(report)
+    }
+
+    /// Fetches `<origin>/robots.txt` once. Unlike the default, a 2xx body cut at the size cap is
+    /// still interpreted (the first 500 KiB are all RFC 9309 asks a crawler to read).
+    async fn run(&self, target: &Target, cx: &dyn ProbeContext) -> Vec<Document> {
+        let mut docs = Vec::new();
+        for url in self.locations(target) {
+            let result = cx.fetch(FetchRequest::get(url, self.policy())).await;
+            let mut meta = result.meta;
+            meta.declared_by = target.declared_by().to_vec();
+            let report = if availability(&meta) == Some(Availability::Available) {
+                Some(self.interpret(&result.body, &meta))
+            } else {
+                self.interpret_unavailable(&meta)
+            };
+            docs.push(Document { probe: self.id().to_string(), role: target.role().to_string(), meta, report });
+        }
+        docs
+    }
+}
