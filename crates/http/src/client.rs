@@ -1,0 +1,502 @@
+//! The [`Fetcher`]: one client for a whole scan.
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::{Request, Response, Uri};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
+use sha2::{Digest, Sha256};
+use tokio::time::Instant;
+use url::{Position, Url};
+use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Method, RedirectHop, Timestamp};
+
+use crate::config::FetcherConfig;
+use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
+use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
+use crate::dns::Dns;
+use crate::error::{FetcherError, failure};
+use crate::politeness::{HostPermit, Politeness};
+use crate::pool::{Pool, PoolKey};
+use crate::retry_after::parse_retry_after;
+
+/// The `Accept-Encoding` sent when the policy asks for decoded content.
+pub const ACCEPT_ENCODING: &str = "gzip, deflate, br";
+
+/// The scan's HTTP client: DNS, connections, TLS, redirects, caps, decoding and per-host
+/// politeness. Cheap to clone (an `Arc` inside); every clone shares the same connection pool and
+/// the same per-host budgets.
+#[derive(Clone)]
+pub struct Fetcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: FetcherConfig,
+    connector: Connector,
+    pool: Pool,
+    politeness: Politeness,
+}
+
+impl std::fmt::Debug for Fetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetcher").field("config", &self.inner.config).finish_non_exhaustive()
+    }
+}
+
+/// A response head received for one hop, with what is needed to read its body.
+struct Hop {
+    response: Response<Incoming>,
+    /// Held until the body is read: the host's concurrency slot.
+    _permit: HostPermit,
+    deadline: Instant,
+    sender: Sender,
+    key: PoolKey,
+}
+
+/// How reading a body ended.
+enum BodyEnd {
+    Complete,
+    /// The decoded cap was reached (more bytes were offered).
+    Full,
+    /// The raw (encoded) bytes passed the hard cap.
+    RawOverCap,
+}
+
+impl Fetcher {
+    /// Builds the client: resolver (see [`FetcherConfig::dns_servers`]), TLS roots (webpki roots
+    /// plus `extra_root_certs_pem` and `extra_root_certs_der`), ring crypto provider, ALPN `h2`
+    /// and `http/1.1`.
+    ///
+    /// Errors: an unreadable or empty PEM file, a certificate rustls rejects as a trust anchor.
+    pub fn new(config: FetcherConfig) -> Result<Fetcher, FetcherError> {
+        let tls = Arc::new(tls_config(&config)?);
+        let connector = Connector {
+            dns: Dns::new(&config),
+            tls,
+            allow_private: config.allow_private,
+            connect_timeout: config.connect_timeout,
+        };
+        let inner = Inner {
+            pool: Pool::new(config.pool_idle_timeout),
+            politeness: Politeness::new(config.max_concurrent_per_host, config.max_rate_per_host),
+            connector,
+            config,
+        };
+        Ok(Fetcher { inner: Arc::new(inner) })
+    }
+
+    /// The configuration this fetcher was built with.
+    pub fn config(&self) -> &FetcherConfig {
+        &self.inner.config
+    }
+
+    /// Sets the minimum spacing between request starts to `host` (e.g. a robots.txt
+    /// `Crawl-delay` the engine decided to honour). The effective spacing is the larger of this
+    /// and `1 / max_rate_per_host`. `Duration::ZERO` clears it. `host` is matched
+    /// case-insensitively against URL hosts (as the `url` crate writes them, `[v6]` for IPv6).
+    pub fn set_host_delay(&self, host: &str, delay: Duration) {
+        self.inner.politeness.set_delay(host, (!delay.is_zero()).then_some(delay));
+    }
+
+    /// Fetches `req`, following redirects as its policy says. Never fails as a Rust error: every
+    /// outcome is a [`FetchResult`] whose `meta.failure` classifies what went wrong.
+    ///
+    /// `in_scope` is asked before the first request and before following every redirect; a
+    /// refusal ends the fetch with `out_of_scope`.
+    pub async fn fetch(&self, req: &FetchRequest, in_scope: &(dyn Fn(&Url) -> bool + Send + Sync)) -> FetchResult {
+        self.run(req, in_scope, None).await
+    }
+
+    /// Like [`Fetcher::fetch`] but connects to `connect_to` (on the URL's port) instead of
+    /// resolving the URL's host, while sending that host as `Host` and TLS SNI: virtual-host
+    /// probing of a revealed name against a known address. Redirects to the same host and port
+    /// keep using `connect_to`; others are resolved normally. The private-address rule applies to
+    /// `connect_to`. Politeness is keyed by `connect_to` (the server actually hit).
+    pub async fn fetch_vhost(
+        &self,
+        req: &FetchRequest,
+        in_scope: &(dyn Fn(&Url) -> bool + Send + Sync),
+        connect_to: IpAddr,
+    ) -> FetchResult {
+        self.run(req, in_scope, Some(connect_to)).await
+    }
+
+    async fn run(
+        &self,
+        req: &FetchRequest,
+        in_scope: &(dyn Fn(&Url) -> bool + Send + Sync),
+        connect_to: Option<IpAddr>,
+    ) -> FetchResult {
+        let mut meta = FetchMeta {
+            requested_url: req.url.clone(),
+            url: req.url.clone(),
+            redirect_chain: Vec::new(),
+            status: None,
+            content_type: None,
+            content_encoding: None,
+            fetched_at: Timestamp::now(),
+            size: 0,
+            sha256: None,
+            truncated: false,
+            failure: None,
+            declared_by: Vec::new(),
+        };
+        let mut url = req.url.clone();
+        url.set_fragment(None);
+        if !is_http(&url) {
+            return failed(meta, failure(FailureClass::UnsupportedUrl, format!("{url}: not an http(s) URL with a host")));
+        }
+        if !in_scope(&url) {
+            return failed(meta, failure(FailureClass::OutOfScope, format!("{url} is outside the scan's scope")));
+        }
+        let origin_host = (url.host_str().map(str::to_string), url.port_or_known_default());
+        let mut visited: HashSet<String> = HashSet::new();
+        visited.insert(url.as_str().to_string());
+        loop {
+            meta.url = url.clone();
+            let forced = connect_to.filter(|_| (url.host_str().map(str::to_string), url.port_or_known_default()) == origin_host);
+            let hop = match self.exchange(&url, req, forced).await {
+                Ok(h) => h,
+                Err(f) => return failed(meta, f),
+            };
+            let status = hop.response.status().as_u16();
+            if req.policy.follow_redirects && matches!(status, 301 | 302 | 303 | 307 | 308) {
+                let location = hop.response.headers().get(header::LOCATION).map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
+                let next = location.as_deref().filter(|l| !l.is_empty()).and_then(|l| url.join(l).ok());
+                let Some(mut next) = next else {
+                    record_head(&mut meta, &hop.response);
+                    let why = match location {
+                        None => format!("{url} answered {status} without a Location"),
+                        Some(l) => format!("{url} answered {status} with an unusable Location {l:?}"),
+                    };
+                    return failed(meta, failure(FailureClass::InvalidRedirect, why));
+                };
+                drop(hop);
+                next.set_fragment(None);
+                meta.redirect_chain.push(RedirectHop { url: url.clone(), status });
+                meta.url = next.clone();
+                if !is_http(&next) {
+                    return failed(meta, failure(FailureClass::InvalidRedirect, format!("{url} redirects to {next}: not http(s)")));
+                }
+                if !visited.insert(next.as_str().to_string()) {
+                    return failed(meta, failure(FailureClass::RedirectLoop, format!("{url} redirects back to {next}")));
+                }
+                if meta.redirect_chain.len() > usize::from(req.policy.max_redirects) {
+                    return failed(
+                        meta,
+                        failure(
+                            FailureClass::TooManyRedirects,
+                            format!("more than {} redirects (next: {next})", req.policy.max_redirects),
+                        ),
+                    );
+                }
+                if !in_scope(&next) {
+                    return failed(meta, failure(FailureClass::OutOfScope, format!("{url} redirects to {next}, outside the scan's scope")));
+                }
+                url = next;
+                continue;
+            }
+            return self.complete(meta, hop, req).await;
+        }
+    }
+
+    /// One hop: politeness, request, response head; 429/503 retried after the back-off.
+    async fn exchange(&self, url: &Url, req: &FetchRequest, connect_to: Option<IpAddr>) -> Result<Hop, FetchFailure> {
+        let cfg = &self.inner.config;
+        let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+        let budget_key = connect_to.map_or_else(|| host.clone(), |ip| ip.to_string());
+        let parts = RequestParts::new(url, req, cfg)?;
+        let mut retries = 0;
+        loop {
+            let permit = self.inner.politeness.acquire(&budget_key).await;
+            let deadline = Instant::now() + cfg.timeout;
+            let sent = tokio::time::timeout_at(deadline, self.send(url, &parts, connect_to)).await;
+            let (response, sender, key) = match sent {
+                Err(_) => {
+                    return Err(failure(FailureClass::Timeout, format!("{url}: no response within {:?}", cfg.timeout)));
+                }
+                Ok(r) => r?,
+            };
+            let status = response.status().as_u16();
+            if status == 429 || status == 503 {
+                let asked = response
+                    .headers()
+                    .get(header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| parse_retry_after(v, Timestamp::now()));
+                let wait = asked.map_or(cfg.default_backoff, |d| d.min(cfg.max_retry_after));
+                self.inner.politeness.back_off(&budget_key, wait);
+                if retries < cfg.max_retries_on_429_503 {
+                    retries += 1;
+                    tracing::debug!(%url, status, ?wait, "backing off before retry");
+                    drop((response, sender, permit));
+                    continue;
+                }
+            }
+            return Ok(Hop { response, _permit: permit, deadline, sender, key });
+        }
+    }
+
+    /// Sends on a pooled connection when one is idle (falling back to a new one if it fails),
+    /// else on a new connection.
+    async fn send(
+        &self,
+        url: &Url,
+        parts: &RequestParts,
+        connect_to: Option<IpAddr>,
+    ) -> Result<(Response<Incoming>, Sender, PoolKey), FetchFailure> {
+        let host = url.host().ok_or_else(|| failure(FailureClass::UnsupportedUrl, format!("{url}: no host")))?;
+        let https = url.scheme() == "https";
+        let port = url.port_or_known_default().unwrap_or(if https { 443 } else { 80 });
+        let key = PoolKey { https, host: host.to_string(), port, connect_to };
+        if let Some(mut s) = self.inner.pool.checkout(&key) {
+            match s.send(parts.request(s.is_h2())?).await {
+                Ok(resp) => return Ok((resp, s, key)),
+                Err(e) => tracing::debug!(%url, "reused connection failed ({e}); reconnecting"),
+            }
+        }
+        let ep = Endpoint { https, host, port, connect_to };
+        let mut s = self.inner.connector.connect(&ep).await?;
+        if let Sender::H2(h) = &s {
+            self.inner.pool.checkin(key.clone(), Sender::H2(h.clone()));
+        }
+        let resp = s.send(parts.request(s.is_h2())?).await.map_err(|e| hyper_failure(&e))?;
+        Ok((resp, s, key))
+    }
+
+    /// Reads the final response's body within the hop's deadline and fills the metadata.
+    async fn complete(&self, mut meta: FetchMeta, hop: Hop, req: &FetchRequest) -> FetchResult {
+        let cfg = &self.inner.config;
+        let Hop { response, _permit, deadline, sender, key } = hop;
+        record_head(&mut meta, &response);
+        let hard_cap = cfg.max_body_bytes_hard_cap;
+        let hard_is_limit = req.policy.max_body_bytes >= hard_cap;
+        let cap = usize::try_from(req.policy.max_body_bytes.min(hard_cap)).unwrap_or(usize::MAX);
+        let codings = match (&meta.content_encoding, req.policy.decode_content_encoding) {
+            (Some(ce), true) => parse_content_encoding(ce).unwrap_or_else(|unknown| {
+                tracing::debug!(url = %meta.url, coding = %unknown, "unknown content coding; body kept as received");
+                Vec::new()
+            }),
+            _ => Vec::new(),
+        };
+        let mut decoder = BodyDecoder::new(&codings, cap);
+        let mut body = response.into_body();
+        let read = tokio::time::timeout_at(deadline, async {
+            let mut raw: u64 = 0;
+            loop {
+                match body.frame().await {
+                    None => break Ok(BodyEnd::Complete),
+                    Some(Err(e)) => break Err(hyper_failure(&e)),
+                    Some(Ok(frame)) => {
+                        let Ok(data) = frame.into_data() else { continue };
+                        raw = raw.saturating_add(data.len() as u64);
+                        if raw > hard_cap && !codings.is_empty() {
+                            break Ok(BodyEnd::RawOverCap);
+                        }
+                        match decoder.push(&data) {
+                            Ok(()) => {}
+                            Err(DecodeError::Full) => break Ok(BodyEnd::Full),
+                            Err(DecodeError::Corrupt(m)) => break Err(failure(FailureClass::Protocol, m)),
+                        }
+                    }
+                }
+            }
+        })
+        .await;
+        meta.fetched_at = Timestamp::now();
+        let end = match read {
+            Err(_) => {
+                let status = meta.status.unwrap_or_default();
+                let f = failure(FailureClass::Timeout, format!("{}: body not complete within {:?} (status {status})", meta.url, cfg.timeout));
+                return failed(meta, f);
+            }
+            Ok(Err(f)) => return failed(meta, f),
+            Ok(Ok(BodyEnd::Complete)) => match decoder.finish() {
+                Ok(()) => {
+                    if let Sender::H1(_) = sender {
+                        self.inner.pool.checkin(key, sender);
+                    }
+                    BodyEnd::Complete
+                }
+                Err(DecodeError::Full) => BodyEnd::Full,
+                Err(DecodeError::Corrupt(m)) => return failed(meta, failure(FailureClass::Protocol, m)),
+            },
+            Ok(Ok(other)) => other,
+        };
+        let body = decoder.into_bytes();
+        match end {
+            BodyEnd::Complete => {}
+            BodyEnd::Full if !hard_is_limit => meta.truncated = true,
+            BodyEnd::Full | BodyEnd::RawOverCap => {
+                meta.truncated = true;
+                meta.failure = Some(failure(
+                    FailureClass::BodyTooLarge,
+                    format!("{}: body larger than the hard cap of {hard_cap} bytes", meta.url),
+                ));
+            }
+        }
+        meta.size = body.len() as u64;
+        if req.method == Method::Get {
+            meta.sha256 = Some(hex::encode(Sha256::digest(&body)));
+        }
+        FetchResult { meta, body }
+    }
+}
+
+/// True for an http(s) URL with a host.
+fn is_http(url: &Url) -> bool {
+    matches!(url.scheme(), "http" | "https") && url.host().is_some()
+}
+
+/// Ends a fetch with `f`: no body.
+fn failed(mut meta: FetchMeta, f: FetchFailure) -> FetchResult {
+    tracing::debug!(url = %meta.url, class = %f.class, message = %f.message, "fetch failed");
+    meta.failure = Some(f);
+    meta.fetched_at = Timestamp::now();
+    meta.size = 0;
+    meta.sha256 = None;
+    FetchResult { meta, body: Vec::new() }
+}
+
+fn record_head(meta: &mut FetchMeta, response: &Response<Incoming>) {
+    let text = |name: header::HeaderName| {
+        response.headers().get(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    };
+    meta.status = Some(response.status().as_u16());
+    meta.content_type = text(header::CONTENT_TYPE);
+    meta.content_encoding = text(header::CONTENT_ENCODING);
+    meta.fetched_at = Timestamp::now();
+}
+
+/// What is sent for one hop, prepared once (it may be sent on HTTP/1.1 or HTTP/2).
+struct RequestParts {
+    method: http::Method,
+    origin_form: Uri,
+    absolute: Uri,
+    headers: HeaderMap,
+}
+
+impl RequestParts {
+    fn new(url: &Url, req: &FetchRequest, cfg: &FetcherConfig) -> Result<RequestParts, FetchFailure> {
+        let bad = |what: &str| failure(FailureClass::UnsupportedUrl, format!("{url}: {what}"));
+        let path = &url[Position::BeforePath..Position::AfterQuery];
+        let path = if path.is_empty() { "/" } else { path };
+        let origin_form: Uri = path.parse().map_err(|_| bad("path cannot be sent as a request target"))?;
+        let host = url.host_str().ok_or_else(|| bad("no host"))?;
+        let authority = match url.port() {
+            Some(p) => format!("{host}:{p}"),
+            None => host.to_string(),
+        };
+        let absolute: Uri = format!("{}://{authority}{path}", url.scheme())
+            .parse()
+            .map_err(|_| bad("cannot be sent as a request target"))?;
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_str(&authority).map_err(|_| bad("invalid host"))?);
+        let ua = HeaderValue::from_str(&cfg.user_agent).unwrap_or_else(|_| HeaderValue::from_static("wellknown"));
+        headers.insert(header::USER_AGENT, ua);
+        if req.policy.decode_content_encoding {
+            headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(ACCEPT_ENCODING));
+        }
+        if let Some(accept) = &req.policy.accept
+            && let Ok(v) = HeaderValue::from_str(accept)
+        {
+            headers.insert(header::ACCEPT, v);
+        }
+        for (name, value) in &req.headers {
+            match (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(value)) {
+                (Ok(n), Ok(v)) if n != header::HOST => {
+                    headers.insert(n, v);
+                }
+                _ => tracing::debug!(%name, "request header skipped (invalid or Host)"),
+            }
+        }
+        let method = match req.method {
+            Method::Get => http::Method::GET,
+            Method::Head => http::Method::HEAD,
+        };
+        Ok(RequestParts { method, origin_form, absolute, headers })
+    }
+
+    fn request(&self, h2: bool) -> Result<Request<ReqBody>, FetchFailure> {
+        let uri = if h2 { self.absolute.clone() } else { self.origin_form.clone() };
+        let mut headers = self.headers.clone();
+        if h2 {
+            // HTTP/2 carries the authority in the :authority pseudo-header.
+            headers.remove(header::HOST);
+        }
+        let mut r = Request::builder()
+            .method(self.method.clone())
+            .uri(uri)
+            .body(ReqBody::new())
+            .map_err(|e| failure(FailureClass::UnsupportedUrl, format!("request could not be built: {e}")))?;
+        *r.headers_mut() = headers;
+        Ok(r)
+    }
+}
+
+/// The rustls client configuration: ring, webpki roots plus the configured extras, ALPN.
+fn tls_config(config: &FetcherConfig) -> Result<rustls::ClientConfig, FetcherError> {
+    let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+    for path in &config.extra_root_certs_pem {
+        let file_err = |reason: String| FetcherError::RootCertFile { path: path.clone(), reason };
+        let mut n = 0;
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| file_err(e.to_string()))? {
+            let cert = cert.map_err(|e| file_err(e.to_string()))?;
+            roots.add(cert).map_err(|e| FetcherError::RootCert(e.to_string()))?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err(file_err("no certificate found".to_string()));
+        }
+    }
+    for der in &config.extra_root_certs_der {
+        roots.add(CertificateDer::from(der.clone())).map_err(|e| FetcherError::RootCert(e.to_string()))?;
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| FetcherError::Tls(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(tls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>(_: &T) {}
+
+    #[test]
+    fn fetcher_is_send_sync_and_its_future_is_send() {
+        fn is_send_sync<T: Send + Sync + Clone>() {}
+        is_send_sync::<Fetcher>();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let f = Fetcher::new(FetcherConfig::default()).unwrap();
+            let req = FetchRequest::get("http://example.invalid/".parse().unwrap(), Default::default());
+            let scope = |_: &Url| true;
+            let fut = f.fetch(&req, &scope);
+            assert_send(&fut);
+        });
+    }
+
+    #[test]
+    fn request_parts() {
+        let cfg = FetcherConfig::default();
+        let req = FetchRequest::get("https://Example.com:8443/a%20b?q=1#frag".parse().unwrap(), Default::default());
+        let p = RequestParts::new(&req.url, &req, &cfg).unwrap();
+        assert_eq!(p.origin_form, "/a%20b?q=1");
+        assert_eq!(p.absolute, "https://example.com:8443/a%20b?q=1");
+        assert_eq!(p.headers[header::HOST], "example.com:8443");
+        assert_eq!(p.headers[header::ACCEPT_ENCODING], ACCEPT_ENCODING);
+        assert!(p.request(true).unwrap().headers().get(header::HOST).is_none());
+    }
+}
