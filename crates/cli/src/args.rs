@@ -74,6 +74,10 @@ pub struct ScanArgs {
     /// Resolve HOST:PORT to ADDR without DNS, as curl does (repeatable).
     #[arg(long, value_name = "HOST:PORT:ADDR")]
     pub resolve: Vec<String>,
+    /// Connect to CONNECT_HOST:CONNECT_PORT instead of HOST:PORT, as curl does; an empty HOST
+    /// matches every host (`:443:127.0.0.1:8443`). The Host header and TLS name stay those of the URL.
+    #[arg(long, value_name = "HOST:PORT:CONNECT_HOST:CONNECT_PORT")]
+    pub connect_to: Vec<String>,
     /// Allow requests to loopback, private and link-local addresses (refused by default).
     #[arg(long)]
     pub allow_private: bool,

@@ -29,6 +29,8 @@ pub struct Settings {
     pub user_agent: Option<String>,
     /// `HOST:PORT:ADDR` DNS overrides.
     pub resolve: Vec<String>,
+    /// `HOST:PORT:CONNECT_HOST:CONNECT_PORT` connection overrides (empty HOST = any host).
+    pub connect_to: Vec<String>,
     /// Allow loopback, private and link-local addresses (default false).
     pub allow_private: bool,
     /// Extra CA certificates (PEM files) to trust.
@@ -59,6 +61,7 @@ impl Default for Settings {
             timeout: 30.0,
             user_agent: None,
             resolve: Vec::new(),
+            connect_to: Vec::new(),
             allow_private: false,
             ca_cert: Vec::new(),
             scope: Vec::new(),
@@ -89,6 +92,8 @@ struct Overrides {
     user_agent: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     resolve: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    connect_to: Vec<String>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     allow_private: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -133,6 +138,7 @@ pub fn load(args: &ScanArgs) -> Result<Settings, figment::Error> {
         timeout: args.timeout,
         user_agent: args.user_agent.clone(),
         resolve: args.resolve.clone(),
+        connect_to: args.connect_to.clone(),
         allow_private: args.allow_private,
         ca_cert: args.ca_cert.clone(),
         scope: args.scope.clone(),

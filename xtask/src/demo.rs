@@ -1,0 +1,116 @@
+//! `cargo xtask demo`: the real-world fixture sites (tests/fixtures/sites) served by the loopback
+//! fixture server over HTTP and HTTPS, scanned by the real `wellknown` binary.
+//!
+//! Every fixture host is a target (`https://<host>`); `--connect-to` sends ports 443 and 80 of any
+//! host to the fixture server, and `--ca-cert` trusts its throwaway CA, so certificate checks stay on.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use anyhow::Context;
+
+use crate::{cargo, workspace_root};
+
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let release = args.iter().any(|a| a == "--release");
+    let extra: Vec<String> = args.iter().skip_while(|a| *a != "--").skip(1).cloned().collect();
+    let mut build = vec!["build", "-p", "wellknown", "-p", "wellknown-tests", "--bins"];
+    if release {
+        build.push("--release");
+    }
+    cargo(&build)?;
+    let root = workspace_root();
+    let bin_dir = root.join("target").join(if release { "release" } else { "debug" });
+    let out_dir = root.join("target").join("demo");
+    std::fs::create_dir_all(&out_dir)?;
+    let ca = out_dir.join("ca.pem");
+
+    let mut server = Command::new(bin_dir.join("fixture-server"))
+        .args(["--tls", "--ca-out"])
+        .arg(&ca)
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting fixture-server")?;
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
+    let (http, https) = parse_addrs(&first).with_context(|| format!("fixture-server said {first:?}"))?;
+
+    let sites = root.join("tests").join("fixtures").join("sites");
+    let mut hosts: Vec<String> = std::fs::read_dir(&sites)?
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    hosts.sort();
+    let list = out_dir.join("targets.txt");
+    std::fs::write(&list, hosts.iter().map(|h| format!("https://{h}\n")).collect::<String>())?;
+    let output = out_dir.join("scan.jsonl");
+    eprintln!("xtask: scanning {} fixture sites served at http={http} https={https}", hosts.len());
+    let status = Command::new(bin_dir.join("wellknown"))
+        .arg("scan")
+        .arg("--list")
+        .arg(&list)
+        .args(["--allow-private", "--rate", "1000", "--per-host", "8", "--concurrency", "32"])
+        .arg("--connect-to")
+        .arg(format!(":443:127.0.0.1:{https}"))
+        .arg("--connect-to")
+        .arg(format!(":80:127.0.0.1:{http}"))
+        .arg("--ca-cert")
+        .arg(&ca)
+        .arg("--output")
+        .arg(&output)
+        .args(&extra)
+        .status()
+        .context("running wellknown scan")?;
+    let _ = server.kill();
+    let _ = server.wait();
+    summarize(&output)?;
+    eprintln!("xtask: records in {} (exit status {status})", output.display());
+    anyhow::ensure!(status.code().is_some_and(|c| c <= 1), "wellknown scan failed ({status})");
+    Ok(())
+}
+
+fn parse_addrs(line: &str) -> Option<(u16, u16)> {
+    let mut http = None;
+    let mut https = None;
+    for part in line.split_whitespace() {
+        let (k, v) = part.split_once('=')?;
+        let port = v.rsplit_once(':')?.1.parse().ok()?;
+        match k {
+            "http" => http = Some(port),
+            "https" => https = Some(port),
+            _ => {}
+        }
+    }
+    Some((http?, https?))
+}
+
+fn summarize(path: &std::path::Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)?;
+    let mut by_type: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_probe: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let t = v["type"].as_str().unwrap_or("?").to_string();
+        if t == "candidate" {
+            *by_kind.entry(v["kind"].as_str().unwrap_or("?").to_string()).or_default() += 1;
+        }
+        if t == "document" {
+            let e = by_probe.entry(v["probe"].as_str().unwrap_or("?").to_string()).or_default();
+            e.0 += 1;
+            if v["status"].as_u64().is_some_and(|s| (200..300).contains(&s)) {
+                e.1 += 1;
+            }
+        }
+        *by_type.entry(t).or_default() += 1;
+    }
+    println!("records by type: {by_type:?}");
+    println!("documents by probe (attempted, found):");
+    for (p, (a, f)) in &by_probe {
+        println!("  {p:<28} {a:>6} {f:>6}");
+    }
+    println!("distinct candidates by kind: {by_kind:?}");
+    Ok(())
+}
