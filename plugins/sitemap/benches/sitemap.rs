@@ -1,0 +1,2 @@
+//! Placeholder until the sitemap benchmark lands.
+fn main() {}

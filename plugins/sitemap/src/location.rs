@@ -1,0 +1,122 @@
+//! The sitemap location rule (sitemaps.org protocol, "Sitemap file location" and "Sitemaps & Cross
+//! Submits"; Google's sitemap index rules).
+//!
+//! A sitemap may list only URLs on the same scheme, host and port as itself whose path starts with the
+//! sitemap's directory (the path up to and including its last `/`; the sitemap URL's query is
+//! ignored). A sitemap at `https://a.example/catalog/sitemap.xml` may list `https://a.example/catalog/x`
+//! but not `https://a.example/images/x`, `http://a.example/catalog/x` or `https://b.a.example/catalog/x`.
+//! The same rule applies to the child sitemaps an index lists (Google: "in the same directory as the
+//! sitemap index file, or lower").
+//!
+//! Exception (cross-submission): when the robots.txt of the listed URL's origin declared this sitemap
+//! (`FetchMeta::declared_by` holds that robots.txt URL), any URL of that origin is allowed.
+//!
+//! The sitemap's location is both its final URL and the URL first requested (before redirects): a URL
+//! allowed by either is in location.
+
+use url::Url;
+use wellknown_core::{FetchMeta, Origin};
+
+/// The location rule for one fetched sitemap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocationRule {
+    /// (origin, directory path ending in `/`) of the sitemap's final and requested URLs.
+    bases: Vec<(Origin, String)>,
+    /// Origins whose robots.txt declared this sitemap.
+    cross_submitted: Vec<Origin>,
+}
+
+/// The directory of a URL's path: everything up to and including the last `/` (`/catalog/` for
+/// `/catalog/sitemap.xml?x=1`, `/` for `/sitemap.xml`).
+pub fn directory(url: &Url) -> &str {
+    let path = url.path();
+    match path.rfind('/') {
+        Some(i) => &path[..=i],
+        None => "/",
+    }
+}
+
+impl LocationRule {
+    /// The rule for a sitemap fetched as described by `meta` (final URL, requested URL, and the
+    /// documents that declared it).
+    pub fn for_meta(meta: &FetchMeta) -> LocationRule {
+        let mut bases = Vec::new();
+        for u in [&meta.url, &meta.requested_url] {
+            if let Ok(o) = Origin::from_url(u) {
+                let base = (o, directory(u).to_string());
+                if !bases.contains(&base) {
+                    bases.push(base);
+                }
+            }
+        }
+        let cross_submitted = meta
+            .declared_by
+            .iter()
+            .filter(|d| d.path() == "/robots.txt")
+            .filter_map(|d| Origin::from_url(d).ok())
+            .collect();
+        LocationRule { bases, cross_submitted }
+    }
+
+    /// True when `url` may be listed by this sitemap: under its directory on the same origin, or on an
+    /// origin whose robots.txt declared the sitemap.
+    pub fn allows(&self, url: &Url) -> bool {
+        let Ok(origin) = Origin::from_url(url) else {
+            return false;
+        };
+        if self.cross_submitted.contains(&origin) {
+            return true;
+        }
+        self.bases.iter().any(|(o, dir)| *o == origin && url.path().starts_with(dir.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wellknown_core::Timestamp;
+
+    fn meta(url: &str, declared_by: &[&str]) -> FetchMeta {
+        let mut m = FetchMeta::synthetic(Url::parse(url).unwrap(), None, Timestamp::UNIX_EPOCH);
+        m.declared_by = declared_by.iter().map(|d| Url::parse(d).unwrap()).collect();
+        m
+    }
+
+    fn u(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn directory_rule() {
+        let r = LocationRule::for_meta(&meta("https://a.example/catalog/sitemap.xml?page=2", &[]));
+        assert!(r.allows(&u("https://a.example/catalog/x")));
+        assert!(r.allows(&u("https://A.EXAMPLE:443/catalog/sub/y?q")));
+        assert!(!r.allows(&u("https://a.example/catalog")));
+        assert!(!r.allows(&u("https://a.example/images/x")));
+        assert!(!r.allows(&u("http://a.example/catalog/x")));
+        assert!(!r.allows(&u("https://a.example:8443/catalog/x")));
+        assert!(!r.allows(&u("https://www.a.example/catalog/x")));
+        assert_eq!(directory(&u("https://a.example/sitemap.xml")), "/");
+    }
+
+    #[test]
+    fn cross_submission_by_robots() {
+        let r = LocationRule::for_meta(&meta("https://cdn.example/maps/s.xml", &["https://b.example/robots.txt"]));
+        assert!(r.allows(&u("https://b.example/anything")));
+        assert!(!r.allows(&u("http://b.example/anything")));
+        assert!(!r.allows(&u("https://c.example/")));
+        // A sitemap (not a robots.txt) declaring it gives no exception.
+        let r = LocationRule::for_meta(&meta("https://cdn.example/s.xml", &["https://b.example/index.xml"]));
+        assert!(!r.allows(&u("https://b.example/x")));
+    }
+
+    #[test]
+    fn requested_url_counts_too() {
+        let mut m = meta("https://cdn.example/bucket/s.xml", &[]);
+        m.requested_url = u("https://www.a.example/sitemap.xml");
+        let r = LocationRule::for_meta(&m);
+        assert!(r.allows(&u("https://www.a.example/p")));
+        assert!(r.allows(&u("https://cdn.example/bucket/p")));
+        assert!(!r.allows(&u("https://cdn.example/p")));
+    }
+}
