@@ -329,14 +329,16 @@ impl Walker {
         self.pattern(path, excluded, &pointer(p, "/"), hints);
     }
 
-    /// `invalid_component` for members of the wrong type.
+    /// `invalid_component` for members of the wrong type (checked in a fixed order, whatever the
+    /// map's iteration order).
     fn component_types(&mut self, c: &Map<String, Value>, p: &str) {
-        for (key, value) in c {
-            let ok = match key.as_str() {
-                "/" | "#" | "comment" => value.is_string(),
+        const MEMBERS: [&str; 7] = ["/", "?", "#", "exclude", "comment", "caseSensitive", "percentEncoded"];
+        for key in MEMBERS {
+            let Some(value) = c.get(key) else { continue };
+            let ok = match key {
                 "?" => value.is_string() || value.as_object().is_some_and(|m| m.values().all(Value::is_string)),
                 "exclude" | "caseSensitive" | "percentEncoded" => value.is_boolean(),
-                _ => true,
+                _ => value.is_string(),
             };
             if !ok {
                 self.report.error(
