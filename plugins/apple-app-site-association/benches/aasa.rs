@@ -7,8 +7,10 @@ use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
 
 fn fixture(host: &str) -> Vec<u8> {
-    let path =
-        format!("{}/../../tests/fixtures/sites/{host}/.well-known/apple-app-site-association", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../tests/fixtures/sites/{host}/.well-known/apple-app-site-association",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -19,7 +21,9 @@ fn bench(c: &mut Criterion) {
         let url = Url::parse(&format!("https://{host}/.well-known/apple-app-site-association")).expect("url");
         let meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
         group.throughput(Throughput::Bytes(body.len() as u64));
-        group.bench_function(host, |b| b.iter(|| wellknown_apple_app_site_association::interpret(black_box(&body), &meta)));
+        group.bench_function(host, |b| {
+            b.iter(|| wellknown_apple_app_site_association::interpret(black_box(&body), &meta))
+        });
     }
     group.finish();
 }

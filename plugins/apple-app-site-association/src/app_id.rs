@@ -27,7 +27,15 @@ mod tests {
         assert!(check_app_id("AKK7J2GV64.org.wikimedia.wikipedia").is_ok());
         assert!(check_app_id("S32Z3HMYVQ.org.provenance-emu.provenance-watch.watchkitapp").is_ok());
         assert!(check_app_id("5A8RM3W5R7.org.fivecalls.FiveCalls-ios").is_ok());
-        for bad in ["", "ABCDE12345", "ABCDE1234.com.x", "abcde12345.com.x", "ABCDE12345.", "ABCDE12345.com..x", "ABCDE12345.com x"] {
+        for bad in [
+            "",
+            "ABCDE12345",
+            "ABCDE1234.com.x",
+            "abcde12345.com.x",
+            "ABCDE12345.",
+            "ABCDE12345.com..x",
+            "ABCDE12345.com x",
+        ] {
             assert!(check_app_id(bad).is_err(), "{bad:?}");
         }
     }

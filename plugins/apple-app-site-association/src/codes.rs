@@ -1,4 +1,4 @@
-//! Diagnostic codes of the apple-app-site-association probe (design.md; 
+//! Diagnostic codes of the apple-app-site-association probe (design.md;
 //! `docs/plugins/apple-app-site-association.md`).
 //!
 //! Shared codes (`invalid_content_type`, `invalid_charset`, `invalid_utf8`, `bom`, `invalid_json`,

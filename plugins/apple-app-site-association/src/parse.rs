@@ -55,15 +55,24 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
         return report;
     };
     let Some(obj) = value.as_object() else {
-        report.error(shared::NOT_JSON_OBJECT, format!("the document must be a JSON object, found {}", type_name(&value)), at(""));
+        report.error(
+            shared::NOT_JSON_OBJECT,
+            format!("the document must be a JSON object, found {}", type_name(&value)),
+            at(""),
+        );
         report.kind = "invalid".to_string();
         return report;
     };
     let services: Vec<&str> =
         ["applinks"].into_iter().chain(APP_LIST_SERVICES).filter(|s| obj.contains_key(*s)).collect();
     report.fact("services", services.clone());
-    let mut walker =
-        Walker { report, origin: Origin::from_url(&meta.url).ok(), urls: HashSet::new(), host_done: false, formats: Formats::default() };
+    let mut walker = Walker {
+        report,
+        origin: Origin::from_url(&meta.url).ok(),
+        urls: HashSet::new(),
+        host_done: false,
+        formats: Formats::default(),
+    };
     if let Some(applinks) = obj.get("applinks") {
         walker.applinks(applinks);
     }
@@ -108,7 +117,11 @@ fn check_media_type(report: &mut Report, content_type: Option<&str>) {
     match MediaType::parse(raw) {
         Some(m) if m.essence == "application/json" => {
             if let Some(cs) = m.charset.filter(|c| c != "utf-8" && c != "utf8") {
-                report.error(shared::INVALID_CHARSET, format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"), None);
+                report.error(
+                    shared::INVALID_CHARSET,
+                    format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"),
+                    None,
+                );
             }
         }
         _ => report.error(
@@ -139,7 +152,11 @@ impl Walker {
     fn applinks(&mut self, v: &Value) {
         let p = "/applinks";
         let Some(obj) = v.as_object() else {
-            self.report.error(shared::NOT_JSON_OBJECT, format!("applinks must be an object, found {}", type_name(v)), at(p));
+            self.report.error(
+                shared::NOT_JSON_OBJECT,
+                format!("applinks must be an object, found {}", type_name(v)),
+                at(p),
+            );
             return;
         };
         let dp = pointer(p, "details");
@@ -194,7 +211,11 @@ impl Walker {
 
     fn detail(&mut self, item: &Value, p: &str) {
         let Some(d) = item.as_object() else {
-            self.report.error(shared::NOT_JSON_OBJECT, format!("a details entry must be an object, found {}", type_name(item)), at(p));
+            self.report.error(
+                shared::NOT_JSON_OBJECT,
+                format!("a details entry must be an object, found {}", type_name(item)),
+                at(p),
+            );
             return;
         };
         let old = d.contains_key("appID") || d.contains_key("paths");
@@ -248,7 +269,11 @@ impl Walker {
     fn app_list_service(&mut self, service: &str, v: &Value) {
         let p = pointer("", service);
         let Some(obj) = v.as_object() else {
-            self.report.error(shared::NOT_JSON_OBJECT, format!("{service} must be an object, found {}", type_name(v)), at(p));
+            self.report.error(
+                shared::NOT_JSON_OBJECT,
+                format!("{service} must be an object, found {}", type_name(v)),
+                at(p),
+            );
             return;
         };
         let ap = pointer(&p, "apps");
@@ -282,7 +307,11 @@ impl Walker {
 
     fn paths(&mut self, v: &Value, p: &str) {
         let Some(items) = string_items(v, p) else {
-            self.report.error(codes::INVALID_PATHS, format!("paths must be an array of strings, found {}", type_name(v)), at(p));
+            self.report.error(
+                codes::INVALID_PATHS,
+                format!("paths must be an array of strings, found {}", type_name(v)),
+                at(p),
+            );
             return;
         };
         for (ip, item) in items {
@@ -298,7 +327,11 @@ impl Walker {
 
     fn components(&mut self, v: &Value, p: &str) {
         let Some(items) = v.as_array() else {
-            self.report.error(codes::INVALID_COMPONENT, format!("components must be an array, found {}", type_name(v)), at(p));
+            self.report.error(
+                codes::INVALID_COMPONENT,
+                format!("components must be an array, found {}", type_name(v)),
+                at(p),
+            );
             return;
         };
         for (i, item) in items.iter().enumerate() {
@@ -308,7 +341,11 @@ impl Walker {
 
     fn component(&mut self, item: &Value, p: &str) {
         let Some(c) = item.as_object() else {
-            self.report.error(codes::INVALID_COMPONENT, format!("a component must be an object, found {}", type_name(item)), at(p));
+            self.report.error(
+                codes::INVALID_COMPONENT,
+                format!("a component must be an object, found {}", type_name(item)),
+                at(p),
+            );
             return;
         };
         self.component_types(c, p);

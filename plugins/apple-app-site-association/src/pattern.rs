@@ -39,7 +39,9 @@ mod tests {
         assert_eq!(url_for(&o, "/order/status").unwrap().as_str(), "https://example.com/order/status");
         assert_eq!(url_for(&o, "/").unwrap().as_str(), "https://example.com/");
         assert_eq!(url_for(&o, "/wiki/Am%E1%BA%93li").unwrap().as_str(), "https://example.com/wiki/Am%E1%BA%93li");
-        for p in ["*", "/buy/*", "/help/????", "/$(food)/menu", "relative", "//evil.example/x", "/\\evil.example", "/a#b"] {
+        for p in
+            ["*", "/buy/*", "/help/????", "/$(food)/menu", "relative", "//evil.example/x", "/\\evil.example", "/a#b"]
+        {
             assert_eq!(url_for(&o, p), None, "{p:?}");
         }
     }

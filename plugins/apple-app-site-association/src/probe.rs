@@ -71,7 +71,10 @@ mod tests {
             AppleAppSiteAssociationProbe.locations(&Target::origin(origin)).iter().map(Url::to_string).collect();
         assert_eq!(
             urls,
-            ["https://a.example/.well-known/apple-app-site-association", "https://a.example/apple-app-site-association"]
+            [
+                "https://a.example/.well-known/apple-app-site-association",
+                "https://a.example/apple-app-site-association"
+            ]
         );
         let p = wellknown_core::probe_by_id("apple-app-site-association").expect("registered");
         assert_eq!(p.spec(), "Apple associated domains");

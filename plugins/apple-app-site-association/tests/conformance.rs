@@ -111,8 +111,14 @@ fn every_aasa_case_passes() {
     let all = cases("aasa_");
     assert_eq!(all.len(), 8, "expected the 8 AASA cases");
     let failures: Vec<String> = all.iter().filter_map(|(n, b, c)| check(n, b, c).err()).collect();
-    assert!(failures.is_empty(), "{}", failures.join("
-"));
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures.join(
+            "
+"
+        )
+    );
 }
 
 #[test]
@@ -122,10 +128,7 @@ fn components_case_keeps_query_and_exclusions() {
     let order = report.candidates.iter().find(|c| c.value == "/order/status").expect("path");
     assert_eq!(order.relation, "applinks_path");
     assert_eq!(order.hints.get("query").map(String::as_str), Some("id=*"));
-    assert_eq!(
-        order.locator,
-        Some(wellknown_core::Locator::JsonPointer("/applinks/details/0/components/4/~1".into()))
-    );
+    assert_eq!(order.locator, Some(wellknown_core::Locator::JsonPointer("/applinks/details/0/components/4/~1".into())));
     let help = report.candidates.iter().find(|c| c.value == "/help/website/*").expect("excluded path");
     assert!(help.has_flag("excluded"));
     let clip = report.candidates.iter().find(|c| c.value == "apple:ABCDE12345.com.example.app.Clip").expect("clip");

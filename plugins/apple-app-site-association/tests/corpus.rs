@@ -83,7 +83,13 @@ const EXPECTED: &[(&str, &[&str], &[&str], &[&str], &[&str])] = &[
         &["https://new.expensify.com/partners/plaid/oauth_ios"],
         &[],
     ),
-    ("prideinlondon.org", &["apple:VZ6G7FCBVU.org.prideinlondon.festival"], &["/events/*"], &[], &["legacy_applinks_format"]),
+    (
+        "prideinlondon.org",
+        &["apple:VZ6G7FCBVU.org.prideinlondon.festival"],
+        &["/events/*"],
+        &[],
+        &["legacy_applinks_format"],
+    ),
     (
         "provenance-emu.com",
         &[
@@ -157,8 +163,12 @@ fn legacy_copies_match_and_are_noted() {
 fn wikipedia_services_relations() {
     let r = well_known("en.wikipedia.org");
     for service in ["applinks", "webcredentials", "activitycontinuation"] {
-        let apps: Vec<&str> =
-            r.candidates.iter().filter(|c| c.kind == CandidateKind::App && c.relation == service).map(|c| c.value.as_str()).collect();
+        let apps: Vec<&str> = r
+            .candidates
+            .iter()
+            .filter(|c| c.kind == CandidateKind::App && c.relation == service)
+            .map(|c| c.value.as_str())
+            .collect();
         assert_eq!(apps, WIKIPEDIA_APPS, "{service}");
     }
     assert_eq!(r.facts.get("applinks_format"), Some(&serde_json::json!("paths")));
@@ -177,9 +187,9 @@ fn test_wikipedia_route_table() {
     assert!(paths.iter().any(|c| c.value == "/wiki/Am%E1%BA%93li:*" && c.has_flag("excluded")));
     let last = paths.last().expect("paths");
     assert_eq!((last.value.as_str(), last.has_flag("excluded")), ("/wiki/*", false));
-    let edit = paths.iter().find(|c| c.hints.get("query").is_some()).expect("query component");
+    let edit = paths.iter().find(|c| c.hints.contains_key("query")).expect("query component");
     assert_eq!(edit.hints.get("query").map(String::as_str), Some(r#"{"veaction":"edit"}"#));
-    let fragment = paths.iter().find(|c| c.hints.get("fragment").is_some()).expect("fragment component");
+    let fragment = paths.iter().find(|c| c.hints.contains_key("fragment")).expect("fragment component");
     assert_eq!(fragment.hints.get("fragment").map(String::as_str), Some("/editor*"));
     assert_eq!(distinct(&r, CandidateKind::Url), Vec::<String>::new());
     assert_eq!(distinct(&r, CandidateKind::App), WIKIPEDIA_APPS);

@@ -38,17 +38,15 @@ fn top_level_and_details_shape() {
     assert_eq!(diags(&run(r#"{"applinks":{"details":"x"}}"#).errors), [e("details_not_array", "/applinks/details")]);
 
     // Early iOS 9 dictionary form: diagnosed, but its apps and paths are read.
-    let dict = run(r#"{"applinks":{"apps":[],"details":{"ABCDE12345.com.example.app":{"paths":["/a/*","NOT /a/b"]}}}}"#);
+    let dict =
+        run(r#"{"applinks":{"apps":[],"details":{"ABCDE12345.com.example.app":{"paths":["/a/*","NOT /a/b"]}}}}"#);
     assert_eq!(diags(&dict.errors), [e("details_not_array", "/applinks/details")]);
     assert_eq!(dict.values(CandidateKind::App).collect::<Vec<_>>(), ["apple:ABCDE12345.com.example.app"]);
     assert_eq!(dict.values(CandidateKind::Path).collect::<Vec<_>>(), ["/a/*", "/a/b"]);
     assert_eq!(dict.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://a.example/a/b"]);
     let url = dict.candidates.iter().find(|c| c.kind == CandidateKind::Url).expect("url");
     assert!(url.has_flag("excluded"));
-    assert_eq!(
-        url.locator,
-        Some(Locator::JsonPointer("/applinks/details/ABCDE12345.com.example.app/paths/1".into()))
-    );
+    assert_eq!(url.locator, Some(Locator::JsonPointer("/applinks/details/ABCDE12345.com.example.app/paths/1".into())));
 }
 
 #[test]
@@ -69,7 +67,10 @@ fn app_id_rules() {
     assert_eq!(apps.len(), 2);
     assert!(apps.iter().all(|c| c.has_flag("invalid")));
     assert_eq!(apps[1].relation, "appclips");
-    assert_eq!(diags(&run(r#"{"applinks":{"details":[{"appID":5,"paths":[]}]}}"#).errors), [e("invalid_app_id", "/applinks/details/0/appID")]);
+    assert_eq!(
+        diags(&run(r#"{"applinks":{"details":[{"appID":5,"paths":[]}]}}"#).errors),
+        [e("invalid_app_id", "/applinks/details/0/appID")]
+    );
 }
 
 #[test]
@@ -81,10 +82,8 @@ fn paths_and_components_types() {
     let r = run(r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":{"/":"/a"}}]}}"#);
     assert_eq!(diags(&r.errors), [e("invalid_component", "/applinks/details/0/components")]);
 
-    let r = run(
-        r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[
-            "/a", {"/": 3}, {"/":"/b","exclude":"yes","?":{"q":1},"caseSensitive":false}]}]}}"#,
-    );
+    let r = run(r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[
+            "/a", {"/": 3}, {"/":"/b","exclude":"yes","?":{"q":1},"caseSensitive":false}]}]}}"#);
     assert_eq!(
         diags(&r.errors),
         [
@@ -102,10 +101,8 @@ fn paths_and_components_types() {
 fn formats_are_told_apart() {
     let new = run(r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[{"/":"/a/*"}]}]}}"#);
     assert!(new.warnings.is_empty());
-    let across = run(
-        r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[{"/":"/a/*"}]},
-                                   {"appID":"ABCDE12345.com.y","paths":["/b/*"]}]}}"#,
-    );
+    let across = run(r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[{"/":"/a/*"}]},
+                                   {"appID":"ABCDE12345.com.y","paths":["/b/*"]}]}}"#);
     assert_eq!(diags(&across.warnings), [e("mixed_applinks_formats", "/applinks/details")]);
     assert_eq!(across.facts.get("applinks_format"), Some(&serde_json::json!("mixed")));
 }
@@ -132,8 +129,10 @@ fn transport_media_type_and_size() {
         let r = interpret(body.as_bytes(), &meta_at("https://a.example/.well-known/apple-app-site-association", ok));
         assert!(r.valid(), "{ok:?}");
     }
-    let signed =
-        interpret(body.as_bytes(), &meta_at("https://a.example/.well-known/apple-app-site-association", Some("application/pkcs7-mime")));
+    let signed = interpret(
+        body.as_bytes(),
+        &meta_at("https://a.example/.well-known/apple-app-site-association", Some("application/pkcs7-mime")),
+    );
     assert_eq!(codes(&signed), ["invalid_content_type"]);
     let mut meta = meta_at("https://a.example/.well-known/apple-app-site-association", None);
     meta.truncated = true;

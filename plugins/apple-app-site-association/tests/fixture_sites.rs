@@ -14,12 +14,18 @@ fn fixture(host: &str, path: &str) -> Option<Vec<u8>> {
 fn parse(host: &str, path: &str, content_type: Option<&str>) -> Report {
     let body = fixture(host, path).expect("fixture exists");
     let url = Url::parse(&format!("https://{host}{path}")).expect("url");
-    wellknown_apple_app_site_association::interpret(&body, &FetchMeta::synthetic(url, content_type, Timestamp::UNIX_EPOCH))
+    wellknown_apple_app_site_association::interpret(
+        &body,
+        &FetchMeta::synthetic(url, content_type, Timestamp::UNIX_EPOCH),
+    )
 }
 
 #[test]
 fn legacy_only_host() {
-    assert!(fixture("aasa-legacy.example", "/.well-known/apple-app-site-association").is_none(), "only the legacy file");
+    assert!(
+        fixture("aasa-legacy.example", "/.well-known/apple-app-site-association").is_none(),
+        "only the legacy file"
+    );
     let r = parse("aasa-legacy.example", "/apple-app-site-association", None);
     assert!(r.valid(), "{:?}", r.errors);
     assert_eq!(r.warnings.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["legacy_location"]);

@@ -18,7 +18,13 @@ fn meta(https: bool, content_type: Option<&str>, redirected: bool, truncated: bo
 }
 
 fn content_type() -> impl Strategy<Value = Option<&'static str>> {
-    prop::sample::select(vec![None, Some("application/json"), Some("text/html"), Some("application/json; charset=latin1"), Some(";")])
+    prop::sample::select(vec![
+        None,
+        Some("application/json"),
+        Some("text/html"),
+        Some("application/json; charset=latin1"),
+        Some(";"),
+    ])
 }
 
 fn text() -> impl Strategy<Value = String> {
@@ -42,16 +48,34 @@ fn text() -> impl Strategy<Value = String> {
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "applinks", "details", "apps", "appID", "appIDs", "paths", "components", "/", "?", "#", "exclude",
-            "comment", "webcredentials", "appclips", "activitycontinuation",
+            "applinks",
+            "details",
+            "apps",
+            "appID",
+            "appIDs",
+            "paths",
+            "components",
+            "/",
+            "?",
+            "#",
+            "exclude",
+            "comment",
+            "webcredentials",
+            "appclips",
+            "activitycontinuation",
         ])
-            .prop_map(str::to_string),
+        .prop_map(str::to_string),
         "\\PC{0,8}",
     ]
 }
 
 fn json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![Just(Value::Null), any::<bool>().prop_map(Value::from), any::<i64>().prop_map(Value::from), text().prop_map(Value::from)];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        text().prop_map(Value::from)
+    ];
     leaf.prop_recursive(5, 96, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),

@@ -61,7 +61,8 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     if statements.is_empty() {
         report.error(codes::NO_STATEMENTS, "the statement list is empty", at(""));
     }
-    let mut walker = Walker { report, source_is_https: meta.url.scheme() == "https", hosts: HashSet::new(), includes: 0 };
+    let mut walker =
+        Walker { report, source_is_https: meta.url.scheme() == "https", hosts: HashSet::new(), includes: 0 };
     for (i, statement) in statements.iter().enumerate() {
         walker.statement(statement, &pointer("", &i.to_string()));
     }
@@ -113,7 +114,11 @@ fn check_media_type(report: &mut Report, content_type: Option<&str>) {
         ),
         Some(m) => {
             if let Some(cs) = m.charset.filter(|c| c != "utf-8" && c != "utf8") {
-                report.error(shared::INVALID_CHARSET, format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"), None);
+                report.error(
+                    shared::INVALID_CHARSET,
+                    format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"),
+                    None,
+                );
             }
         }
     }
@@ -263,7 +268,11 @@ impl Walker {
             return;
         };
         if items.is_empty() {
-            self.report.error(codes::INVALID_FINGERPRINT, "sha256_cert_fingerprints must contain at least one certificate", at(&fp));
+            self.report.error(
+                codes::INVALID_FINGERPRINT,
+                "sha256_cert_fingerprints must contain at least one certificate",
+                at(&fp),
+            );
         }
         for (ip, item) in items {
             let Some(s) = item else {
@@ -274,7 +283,9 @@ impl Walker {
             if !valid {
                 self.report.error(
                     codes::INVALID_FINGERPRINT,
-                    format!("malformed certificate fingerprint {s:?}: expected 32 colon-separated upper-case hex bytes"),
+                    format!(
+                        "malformed certificate fingerprint {s:?}: expected 32 colon-separated upper-case hex bytes"
+                    ),
                     at(&ip),
                 );
             }
@@ -282,7 +293,12 @@ impl Walker {
             if s.is_empty() {
                 continue;
             }
-            let mut c = Candidate::new(CandidateKind::Key, "sha256_cert_fingerprint", format!("sha256:{}", s.to_ascii_uppercase()), at(ip));
+            let mut c = Candidate::new(
+                CandidateKind::Key,
+                "sha256_cert_fingerprint",
+                format!("sha256:{}", s.to_ascii_uppercase()),
+                at(ip),
+            );
             if let Some(app) = app {
                 c = c.with_hint("app", app);
             }
@@ -295,7 +311,11 @@ impl Walker {
         let site = match t.get("site") {
             Some(Value::String(s)) => s,
             Some(other) => {
-                self.report.error(codes::INVALID_WEB_SITE, format!("site must be a string, found {}", type_name(other)), at(sp));
+                self.report.error(
+                    codes::INVALID_WEB_SITE,
+                    format!("site must be a string, found {}", type_name(other)),
+                    at(sp),
+                );
                 return;
             }
             None => {
@@ -318,13 +338,21 @@ impl Walker {
 
     fn include(&mut self, value: &Value, ip: &str) {
         let Some(text) = value.as_str() else {
-            self.report.error(codes::INVALID_INCLUDE, format!("include must be a URL string, found {}", type_name(value)), at(ip));
+            self.report.error(
+                codes::INVALID_INCLUDE,
+                format!("include must be a URL string, found {}", type_name(value)),
+                at(ip),
+            );
             return;
         };
         let url = match Url::parse(text.trim()) {
             Ok(u) if (u.scheme() == "https" || u.scheme() == "http") && u.host().is_some() => u,
             _ => {
-                self.report.error(codes::INVALID_INCLUDE, format!("include {text:?} is not an absolute http(s) URL"), at(ip));
+                self.report.error(
+                    codes::INVALID_INCLUDE,
+                    format!("include {text:?} is not an absolute http(s) URL"),
+                    at(ip),
+                );
                 return;
             }
         };
@@ -332,7 +360,9 @@ impl Walker {
         if refused {
             self.report.error(
                 codes::INSECURE_INCLUDE,
-                format!("include {url} is not https; verifiers refuse insecure URLs in the fetch stack of a secure list"),
+                format!(
+                    "include {url} is not https; verifiers refuse insecure URLs in the fetch stack of a secure list"
+                ),
                 at(ip),
             );
         }

@@ -23,7 +23,8 @@ pub fn check_relation(relation: &str) -> Result<(), &'static str> {
     if kind.is_empty() || !kind.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_') {
         return Err("invalid 'kind' field (expected [a-z0-9_]+)");
     }
-    if detail.is_empty() || !detail.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == b'.')
+    if detail.is_empty()
+        || !detail.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == b'.')
     {
         return Err("invalid 'detail' field (expected [a-z0-9_.]+)");
     }

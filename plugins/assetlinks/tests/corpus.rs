@@ -8,8 +8,8 @@ use url::Url;
 use wellknown_core::{CandidateKind, FetchMeta, Report, Timestamp};
 
 fn parse(host: &str) -> Report {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/fixtures/sites/{host}/.well-known/assetlinks.json"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/fixtures/sites/{host}/.well-known/assetlinks.json"));
     let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let url = Url::parse(&format!("https://{host}/.well-known/assetlinks.json")).expect("url");
     let meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
@@ -82,10 +82,7 @@ fn wikipedia_relations_and_fingerprints() {
     );
     let key = r.candidates.iter().find(|c| c.kind == CandidateKind::Key).expect("key");
     assert_eq!(key.hints.get("app").map(String::as_str), Some("android:org.wikipedia"));
-    assert_eq!(
-        key.locator,
-        Some(wellknown_core::Locator::JsonPointer("/1/target/sha256_cert_fingerprints/0".into()))
-    );
+    assert_eq!(key.locator, Some(wellknown_core::Locator::JsonPointer("/1/target/sha256_cert_fingerprints/0".into())));
     assert_eq!(distinct(&r, CandidateKind::Host), ["auth.wikimedia.org"]);
 }
 
@@ -99,17 +96,17 @@ fn auth_wikimedia_lists_every_wiki_as_a_web_target() {
     assert_eq!(sites.first().map(String::as_str), Some("https://en.wikipedia.org"));
     assert_eq!(sites.iter().filter(|s| s.ends_with(".wikipedia.org")).count(), 344);
     assert_eq!(sites.iter().filter(|s| s.ends_with(".wikimedia.org")).count(), 32);
-    for other in ["https://www.mediawiki.org", "https://test.wikidata.org", "https://www.wikidata.org", "https://www.wikifunctions.org"] {
+    for other in [
+        "https://www.mediawiki.org",
+        "https://test.wikidata.org",
+        "https://www.wikidata.org",
+        "https://www.wikifunctions.org",
+    ] {
         assert!(sites.iter().any(|s| s == other), "{other}");
     }
     assert!(sites.iter().any(|s| s == "https://auth.wikimedia.org"), "the list names its own site too");
     assert_eq!(distinct(&r, CandidateKind::Host).len(), 380);
-    assert!(
-        r.candidates
-            .iter()
-            .filter(|c| c.kind == CandidateKind::Origin)
-            .all(|c| c.relation == "asset_link"
-                && c.hints.get("relations").map(String::as_str) == Some("delegate_permission/common.get_login_creds"))
-    );
+    assert!(r.candidates.iter().filter(|c| c.kind == CandidateKind::Origin).all(|c| c.relation == "asset_link"
+        && c.hints.get("relations").map(String::as_str) == Some("delegate_permission/common.get_login_creds")));
     assert_eq!(distinct(&r, CandidateKind::App), ["android:org.wikipedia"]);
 }

@@ -1,8 +1,8 @@
 //! One test per diagnostic path of the statement-list parser, with locators and the candidates kept.
 
 use url::Url;
-use wellknown_core::{CandidateKind, FetchMeta, Locator, RedirectHop, Report, Timestamp};
 use wellknown_assetlinks::interpret;
+use wellknown_core::{CandidateKind, FetchMeta, Locator, RedirectHop, Report, Timestamp};
 
 const FP: &str = "10:39:38:EE:45:37:E5:9E:8E:E7:92:F6:54:50:4F:B8:34:6F:C6:B3:46:D0:BB:C4:41:5F:C3:39:FC:FC:8E:C1";
 
@@ -52,11 +52,16 @@ fn top_level_must_be_an_array_of_objects() {
 #[test]
 fn relation_rules() {
     let web = r#""target":{"namespace":"web","site":"https://b.example"}"#;
-    let r = run(&format!(r#"[{{"relation":["delegate_permission/*", 3, "delegate_permission/common.get_login_creds"],{web}}}]"#));
+    let r = run(&format!(
+        r#"[{{"relation":["delegate_permission/*", 3, "delegate_permission/common.get_login_creds"],{web}}}]"#
+    ));
     assert_eq!(errors(&r), [e("invalid_relation", "/0/relation/0"), e("invalid_relation", "/0/relation/1")]);
     let origin = r.candidates.iter().find(|c| c.kind == CandidateKind::Origin).expect("origin");
     assert_eq!(origin.hints.get("relations").map(String::as_str), Some("delegate_permission/common.get_login_creds"));
-    assert_eq!(errors(&run(&format!(r#"[{{"relation":"delegate_permission/common.x",{web}}}]"#))), [e("invalid_relation", "/0/relation")]);
+    assert_eq!(
+        errors(&run(&format!(r#"[{{"relation":"delegate_permission/common.x",{web}}}]"#))),
+        [e("invalid_relation", "/0/relation")]
+    );
     assert_eq!(errors(&run(&format!(r#"[{{"relation":[],{web}}}]"#))), [e("missing_relation", "/0/relation")]);
     assert_eq!(errors(&run(&format!(r#"[{{{web}}}]"#))), [e("missing_relation", "/0")]);
 }
@@ -65,8 +70,14 @@ fn relation_rules() {
 fn target_rules() {
     let rel = r#""relation":["delegate_permission/common.handle_all_urls"]"#;
     assert_eq!(errors(&run(&format!("[{{{rel}}}]"))), [e("missing_target", "/0")]);
-    assert_eq!(errors(&run(&format!(r#"[{{{rel},"target":"https://b.example"}}]"#))), [e("missing_target", "/0/target")]);
-    assert_eq!(errors(&run(&format!(r#"[{{{rel},"target":{{"site":"https://b.example"}}}}]"#))), [e("unknown_namespace", "/0/target")]);
+    assert_eq!(
+        errors(&run(&format!(r#"[{{{rel},"target":"https://b.example"}}]"#))),
+        [e("missing_target", "/0/target")]
+    );
+    assert_eq!(
+        errors(&run(&format!(r#"[{{{rel},"target":{{"site":"https://b.example"}}}}]"#))),
+        [e("unknown_namespace", "/0/target")]
+    );
     assert_eq!(
         errors(&run(&format!(r#"[{{{rel},"target":{{"namespace":"ios_app","appid":"585027354"}}}}]"#))),
         [e("unknown_namespace", "/0/target/namespace")]
@@ -90,7 +101,10 @@ fn android_app_rules() {
     let no_fps = r#"[{"relation":["delegate_permission/common.handle_all_urls"],
         "target":{"namespace":"android_app","package_name":"org.example.app"}}]"#;
     assert_eq!(errors(&run(no_fps)), [e("invalid_fingerprint", "/0/target")]);
-    assert_eq!(errors(&run(&android(r#""org.example.app""#, "[]"))), [e("invalid_fingerprint", "/0/target/sha256_cert_fingerprints")]);
+    assert_eq!(
+        errors(&run(&android(r#""org.example.app""#, "[]"))),
+        [e("invalid_fingerprint", "/0/target/sha256_cert_fingerprints")]
+    );
     assert_eq!(
         errors(&run(&android(r#""org.example.app""#, &format!(r#""{FP}""#)))),
         [e("invalid_fingerprint", "/0/target/sha256_cert_fingerprints")]
@@ -112,7 +126,9 @@ fn android_app_rules() {
 #[test]
 fn web_site_rules() {
     let stmt = |site: &str| {
-        format!(r#"[{{"relation":["delegate_permission/common.get_login_creds"],"target":{{"namespace":"web","site":{site}}}}}]"#)
+        format!(
+            r#"[{{"relation":["delegate_permission/common.get_login_creds"],"target":{{"namespace":"web","site":{site}}}}}]"#
+        )
     };
     let ok = run(&stmt(r#""https://Login.Example:8443""#));
     assert!(ok.valid(), "{:?}", ok.errors);
@@ -134,10 +150,9 @@ fn web_site_rules() {
 
 #[test]
 fn include_rules() {
-    let with_target = run(
-        r#"[{"include":"https://a.example/more.json","target":{"namespace":"web","site":"https://b.example"},
-             "relation":["delegate_permission/common.get_login_creds"]}]"#,
-    );
+    let with_target =
+        run(r#"[{"include":"https://a.example/more.json","target":{"namespace":"web","site":"https://b.example"},
+             "relation":["delegate_permission/common.get_login_creds"]}]"#);
     assert_eq!(errors(&with_target), [e("include_with_other_fields", "/0")]);
     assert_eq!(with_target.values(CandidateKind::Origin).collect::<Vec<_>>(), ["https://b.example"]);
 
@@ -166,9 +181,11 @@ fn include_rules() {
 #[test]
 fn transport_and_media_type() {
     let body = android(r#""org.example.app""#, &format!(r#"["{FP}"]"#));
-    let mut meta = meta_at("https://www.a.example/.well-known/assetlinks.json", Some("application/json; charset=utf-8"));
+    let mut meta =
+        meta_at("https://www.a.example/.well-known/assetlinks.json", Some("application/json; charset=utf-8"));
     assert!(interpret(body.as_bytes(), &meta).valid());
-    meta.redirect_chain = vec![RedirectHop { url: Url::parse("https://a.example/.well-known/assetlinks.json").unwrap(), status: 301 }];
+    meta.redirect_chain =
+        vec![RedirectHop { url: Url::parse("https://a.example/.well-known/assetlinks.json").unwrap(), status: 301 }];
     meta.truncated = true;
     let r = interpret(body.as_bytes(), &meta);
     let codes: Vec<&str> = r.errors.iter().map(|d| d.code.as_str()).collect();
@@ -182,7 +199,13 @@ fn transport_and_media_type() {
         &meta_at("https://a.example/.well-known/assetlinks.json", Some("application/json; charset=iso-8859-1")),
     );
     assert_eq!(latin.errors.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["invalid_charset"]);
-    let html = interpret(b"<!doctype html><title>404</title>", &meta_at("https://a.example/.well-known/assetlinks.json", Some("text/html")));
-    assert_eq!(html.errors.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["invalid_content_type", "invalid_json"]);
+    let html = interpret(
+        b"<!doctype html><title>404</title>",
+        &meta_at("https://a.example/.well-known/assetlinks.json", Some("text/html")),
+    );
+    assert_eq!(
+        html.errors.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
+        ["invalid_content_type", "invalid_json"]
+    );
     assert_eq!(html.kind, "invalid");
 }

@@ -21,10 +21,7 @@ fn follow_ups(r: &Report) -> Vec<(&str, &str, &str)> {
 fn include_chain_two_steps() {
     let root = parse("assetlinks-include.example", "/.well-known/assetlinks.json", "application/json");
     assert!(root.valid(), "{:?}", root.errors);
-    assert_eq!(
-        follow_ups(&root),
-        [("assetlinks", "https://assetlinks-include.example/shared/links.json", "include")]
-    );
+    assert_eq!(follow_ups(&root), [("assetlinks", "https://assetlinks-include.example/shared/links.json", "include")]);
 
     let links = parse("assetlinks-include.example", "/shared/links.json", "application/json");
     assert!(links.valid(), "{:?}", links.errors);
@@ -33,10 +30,7 @@ fn include_chain_two_steps() {
         links.values(CandidateKind::Host).collect::<Vec<_>>(),
         ["login.assetlinks-include.example", "assetlinks-include.example"]
     );
-    assert_eq!(
-        follow_ups(&links),
-        [("assetlinks", "https://assetlinks-include.example/shared/apps.json", "include")]
-    );
+    assert_eq!(follow_ups(&links), [("assetlinks", "https://assetlinks-include.example/shared/apps.json", "include")]);
 
     let apps = parse("assetlinks-include.example", "/shared/apps.json", "application/json");
     assert!(apps.valid(), "{:?}", apps.errors);
