@@ -39,6 +39,6 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
         })
     };
     let text = if args.pretty { serde_json::to_string_pretty(&report) } else { serde_json::to_string(&report) };
-    println!("{}", text.map_err(|e| e.to_string())?);
+    super::print_line(&text.map_err(|e| e.to_string())?)?;
     Ok(if report.valid() { exit::FOUND } else { exit::NOTHING })
 }

@@ -31,14 +31,26 @@ pub fn run(args: &PluginsArgs) -> Result<i32, String> {
                 "spec": p.spec(),
                 "summary": p.summary(),
             });
-            println!("{line}");
+            super::print_line(&line.to_string())?;
         }
     } else {
-        println!("{:<28} {:<30} {:<32} SPEC", "PROBE", "SUFFIX", "IANA REGISTRY");
-        for p in &list {
-            let suffix = p.suffix().map(|s| format!("/.well-known/{s}")).unwrap_or_else(|| "-".into());
-            let reg = registry_status(p.suffix());
-            println!("{:<28} {:<30} {:<32} {}", p.id(), suffix, reg, p.spec());
+        let rows: Vec<[String; 4]> = list
+            .iter()
+            .map(|p| {
+                let suffix = p.suffix().map(|s| format!("/.well-known/{s}")).unwrap_or_else(|| "-".into());
+                [p.id().to_string(), suffix, registry_status(p.suffix()), p.spec().to_string()]
+            })
+            .collect();
+        let header = ["PROBE".to_string(), "LOCATION".to_string(), "IANA REGISTRY".to_string(), "SPEC".to_string()];
+        let mut widths = [0usize; 3];
+        for row in std::iter::once(&header).chain(&rows) {
+            for (w, cell) in widths.iter_mut().zip(row.iter()) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        for row in std::iter::once(&header).chain(&rows) {
+            let line = format!("{:<w0$}  {:<w1$}  {:<w2$}  {}", row[0], row[1], row[2], row[3], w0 = widths[0], w1 = widths[1], w2 = widths[2]);
+            super::print_line(&line)?;
         }
     }
     Ok(if list.is_empty() { exit::NOTHING } else { exit::FOUND })

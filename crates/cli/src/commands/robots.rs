@@ -25,7 +25,7 @@ fn check(args: &RobotsCheckArgs) -> Result<i32, String> {
     for u in &args.urls {
         let outcome = check_url(&robots, robots_url.as_ref(), &args.agent, u);
         all_allowed &= outcome.allowed;
-        println!("{}", serde_json::to_string(&outcome).map_err(|e| e.to_string())?);
+        super::print_line(&serde_json::to_string(&outcome).map_err(|e| e.to_string())?)?;
     }
     Ok(if all_allowed { exit::FOUND } else { exit::NOTHING })
 }

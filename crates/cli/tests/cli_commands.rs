@@ -1,0 +1,109 @@
+//! The command-line contract: parse, robots check, plugins, exit codes.
+
+mod common;
+
+use std::io::Write;
+
+use common::{jsonl, wellknown};
+
+fn temp_file(content: &[u8]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(content).unwrap();
+    f
+}
+
+#[test]
+fn parse_robots_prints_one_report() {
+    let f = temp_file(b"User-agent: *\nDisallow: /admin/\nSitemap: https://a.example/s.xml\n");
+    let out = wellknown(&["parse", "robots", f.path().to_str().unwrap(), "--url", "https://a.example/robots.txt"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["probe"], "robots");
+    assert_eq!(v["url"], "https://a.example/robots.txt");
+    assert_eq!(v["kind"], "robots");
+    assert_eq!(v["valid"], true);
+    assert!(v["errors"].as_array().unwrap().is_empty());
+    let cands = v["candidates"].as_array().unwrap();
+    assert!(cands.iter().any(|c| c["kind"] == "url" && c["value"] == "https://a.example/admin/" && c["locator"]["line"] == 2));
+    assert!(cands.iter().any(|c| c["kind"] == "sitemap" && c["value"] == "https://a.example/s.xml"));
+}
+
+#[test]
+fn robots_check_prints_a_line_per_url() {
+    let f = temp_file(b"User-agent: FooBot\nDisallow: /private\nAllow: /private/ok\n");
+    let out = wellknown(&[
+        "robots",
+        "check",
+        f.path().to_str().unwrap(),
+        "--agent",
+        "FooBot",
+        "--robots-url",
+        "https://a.example/robots.txt",
+        "https://a.example/private/x",
+        "https://a.example/private/ok",
+        "http://a.example/private/x",
+    ]);
+    let lines = jsonl(&out.stdout);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["allowed"], false);
+    assert_eq!(lines[0]["applies"], true);
+    assert_eq!(lines[0]["rule"]["line"], 2);
+    assert_eq!(lines[0]["rule"]["directive"], "disallow");
+    assert_eq!(lines[0]["rule"]["pattern"], "/private");
+    assert_eq!(lines[1]["allowed"], true);
+    assert_eq!(lines[1]["rule"]["line"], 3);
+    assert_eq!(lines[2]["applies"], false, "other scheme is another origin");
+    assert_eq!(out.status.code(), Some(1), "a disallowed URL makes the exit code 1");
+}
+
+#[test]
+fn plugins_lists_every_probe_with_registry_status() {
+    let out = wellknown(&["plugins", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines = jsonl(&out.stdout);
+    let ids: Vec<&str> = lines.iter().filter_map(|l| l["id"].as_str()).collect();
+    assert_eq!(ids, wellknown::plugins_linked::EXPECTED_PROBES);
+    let aasa = lines.iter().find(|l| l["id"] == "apple-app-site-association").unwrap();
+    assert_eq!(aasa["registry"], "not registered");
+    let sec = lines.iter().find(|l| l["id"] == "security.txt").unwrap();
+    assert_eq!(sec["registry"], "permanent");
+    let text = wellknown(&["plugins"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("not registered"));
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let out = wellknown(&["scan"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no targets"));
+    let out = wellknown(&["scan", "mailto:x@y.example"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = wellknown(&["parse", "nope", "/dev/null", "--url", "https://a.example/"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown probe"));
+    let out = wellknown(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = wellknown(&["scan", "--scope", "bad scope", "a.example"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn config_file_and_environment_are_read_and_flags_win() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("wellknown.toml"), "concurrency = 'many'\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(["scan", "a.example"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("concurrency"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(dir.path().join("wellknown.toml"), "unknown_key = 1\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(["scan", "a.example"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown_key"));
+}
