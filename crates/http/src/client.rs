@@ -14,7 +14,9 @@ use rustls::pki_types::pem::PemObject;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 use url::{Position, Url};
-use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Method, RedirectHop, Timestamp};
+use wellknown_core::{
+    FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Method, RedirectHop, Timestamp,
+};
 
 use crate::config::FetcherConfig;
 use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
@@ -150,7 +152,10 @@ impl Fetcher {
         let mut url = req.url.clone();
         url.set_fragment(None);
         if !is_http(&url) {
-            return failed(meta, failure(FailureClass::UnsupportedUrl, format!("{url}: not an http(s) URL with a host")));
+            return failed(
+                meta,
+                failure(FailureClass::UnsupportedUrl, format!("{url}: not an http(s) URL with a host")),
+            );
         }
         if !in_scope(&url) {
             return failed(meta, failure(FailureClass::OutOfScope, format!("{url} is outside the scan's scope")));
@@ -160,14 +165,19 @@ impl Fetcher {
         visited.insert(url.as_str().to_string());
         loop {
             meta.url = url.clone();
-            let forced = connect_to.filter(|_| (url.host_str().map(str::to_string), url.port_or_known_default()) == origin_host);
+            let forced =
+                connect_to.filter(|_| (url.host_str().map(str::to_string), url.port_or_known_default()) == origin_host);
             let hop = match self.exchange(&url, req, forced).await {
                 Ok(h) => h,
                 Err(f) => return failed(meta, f),
             };
             let status = hop.response.status().as_u16();
             if req.policy.follow_redirects && matches!(status, 301 | 302 | 303 | 307 | 308) {
-                let location = hop.response.headers().get(header::LOCATION).map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
+                let location = hop
+                    .response
+                    .headers()
+                    .get(header::LOCATION)
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
                 let next = location.as_deref().filter(|l| !l.is_empty()).and_then(|l| url.join(l).ok());
                 let Some(mut next) = next else {
                     record_head(&mut meta, &hop.response);
@@ -182,10 +192,16 @@ impl Fetcher {
                 meta.redirect_chain.push(RedirectHop { url: url.clone(), status });
                 meta.url = next.clone();
                 if !is_http(&next) {
-                    return failed(meta, failure(FailureClass::InvalidRedirect, format!("{url} redirects to {next}: not http(s)")));
+                    return failed(
+                        meta,
+                        failure(FailureClass::InvalidRedirect, format!("{url} redirects to {next}: not http(s)")),
+                    );
                 }
                 if !visited.insert(next.as_str().to_string()) {
-                    return failed(meta, failure(FailureClass::RedirectLoop, format!("{url} redirects back to {next}")));
+                    return failed(
+                        meta,
+                        failure(FailureClass::RedirectLoop, format!("{url} redirects back to {next}")),
+                    );
                 }
                 if meta.redirect_chain.len() > usize::from(req.policy.max_redirects) {
                     return failed(
@@ -197,7 +213,13 @@ impl Fetcher {
                     );
                 }
                 if !in_scope(&next) {
-                    return failed(meta, failure(FailureClass::OutOfScope, format!("{url} redirects to {next}, outside the scan's scope")));
+                    return failed(
+                        meta,
+                        failure(
+                            FailureClass::OutOfScope,
+                            format!("{url} redirects to {next}, outside the scan's scope"),
+                        ),
+                    );
                 }
                 url = next;
                 continue;
@@ -313,7 +335,10 @@ impl Fetcher {
         let end = match read {
             Err(_) => {
                 let status = meta.status.unwrap_or_default();
-                let f = failure(FailureClass::Timeout, format!("{}: body not complete within {:?} (status {status})", meta.url, cfg.timeout));
+                let f = failure(
+                    FailureClass::Timeout,
+                    format!("{}: body not complete within {:?} (status {status})", meta.url, cfg.timeout),
+                );
                 return failed(meta, f);
             }
             Ok(Err(f)) => return failed(meta, f),

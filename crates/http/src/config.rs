@@ -283,7 +283,18 @@ mod tests {
 
     #[test]
     fn rejects_bad_entries() {
-        for bad in ["", "a.test", "a.test:443", "a.test:x:1.2.3.4", "a.test:0:1.2.3.4", "a.test:443:", ":443:1.2.3.4", "a.test:443:nope", "[::1:443:1.2.3.4", "a.test:99999:1.2.3.4"] {
+        for bad in [
+            "",
+            "a.test",
+            "a.test:443",
+            "a.test:x:1.2.3.4",
+            "a.test:0:1.2.3.4",
+            "a.test:443:",
+            ":443:1.2.3.4",
+            "a.test:443:nope",
+            "[::1:443:1.2.3.4",
+            "a.test:99999:1.2.3.4",
+        ] {
             assert!(bad.parse::<ResolveOverride>().is_err(), "{bad:?} accepted");
         }
     }

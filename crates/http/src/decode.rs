@@ -151,7 +151,8 @@ impl Deflate {
             let is_zlib = matches!(head.as_slice(), [a, b, ..] if (a & 0x0f) == 8 && (a >> 4) <= 7
                 && (u16::from(*a) << 8 | u16::from(*b)) % 31 == 0);
             let head = std::mem::take(head);
-            *self = if is_zlib { Deflate::Zlib(ZlibDecoder::new(next)) } else { Deflate::Raw(DeflateDecoder::new(next)) };
+            *self =
+                if is_zlib { Deflate::Zlib(ZlibDecoder::new(next)) } else { Deflate::Raw(DeflateDecoder::new(next)) };
             self.write_all(&head)?;
         }
         Ok(())

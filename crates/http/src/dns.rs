@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use hickory_resolver::config::{NameServerConfig, ResolverConfig};
 use hickory_resolver::name_server::TokioConnectionProvider;
+use hickory_resolver::proto::ProtoErrorKind;
 use hickory_resolver::proto::op::ResponseCode;
 use hickory_resolver::proto::xfer::Protocol;
-use hickory_resolver::proto::ProtoErrorKind;
 use hickory_resolver::{ResolveError, TokioResolver};
 use wellknown_core::{FailureClass, FetchFailure};
 
