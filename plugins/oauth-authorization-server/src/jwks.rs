@@ -92,7 +92,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let object = match parsed.value {
         Some(Value::Object(o)) => o,
         Some(other) => {
-            report.error(codes::NOT_JSON_OBJECT, format!("a JWK Set is a JSON object, found {}", type_name(&other)), at(""));
+            report.error(
+                codes::NOT_JSON_OBJECT,
+                format!("a JWK Set is a JSON object, found {}", type_name(&other)),
+                at(""),
+            );
             report.kind = "invalid".into();
             return report;
         }
@@ -104,7 +108,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let keys = match object.get("keys") {
         Some(Value::Array(keys)) => keys,
         Some(other) => {
-            report.error("invalid_keys", format!("keys must be an array of JWKs, found {}", type_name(other)), at("/keys"));
+            report.error(
+                "invalid_keys",
+                format!("keys must be an array of JWKs, found {}", type_name(other)),
+                at("/keys"),
+            );
             return report;
         }
         None => {
@@ -159,7 +167,8 @@ fn read_key(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) {
         );
         return;
     };
-    let mut cand = Candidate::new(CandidateKind::Key, "jwks_key", format!("{THUMBPRINT_URN_PREFIX}{thumbprint}"), at(ptr));
+    let mut cand =
+        Candidate::new(CandidateKind::Key, "jwks_key", format!("{THUMBPRINT_URN_PREFIX}{thumbprint}"), at(ptr));
     cand = cand.with_hint("kty", kty);
     for hint in ["kid", "use", "alg"] {
         if let Some(v) = jwk.get(hint).and_then(Value::as_str) {
@@ -223,11 +232,15 @@ mod tests {
 
     #[test]
     fn rfc7638_example_thumbprint() {
-        let body = format!(r#"{{"keys":[{{"kty":"RSA","n":"{RFC7638_N}","e":"AQAB","alg":"RS256","kid":"2011-04-29"}}]}}"#);
+        let body =
+            format!(r#"{{"keys":[{{"kty":"RSA","n":"{RFC7638_N}","e":"AQAB","alg":"RS256","kid":"2011-04-29"}}]}}"#);
         let r = run(&body);
         assert!(r.valid(), "{:?}", r.errors);
         let key = &r.candidates[0];
-        assert_eq!(key.value, "urn:ietf:params:oauth:jwk-thumbprint:sha-256:NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs");
+        assert_eq!(
+            key.value,
+            "urn:ietf:params:oauth:jwk-thumbprint:sha-256:NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
+        );
         assert_eq!(key.hints["kid"], "2011-04-29");
         assert_eq!(key.hints["alg"], "RS256");
         assert_eq!(key.hints["kty"], "RSA");

@@ -144,13 +144,19 @@ mod tests {
     #[test]
     fn appended_and_inserted() {
         let issuer = u("https://id.example.com/tenant");
-        assert_eq!(oidc_discovery_url(&issuer).as_str(), "https://id.example.com/tenant/.well-known/openid-configuration");
+        assert_eq!(
+            oidc_discovery_url(&issuer).as_str(),
+            "https://id.example.com/tenant/.well-known/openid-configuration"
+        );
         assert_eq!(
             rfc8414_metadata_url(&issuer, RFC8414_SUFFIX).as_str(),
             "https://id.example.com/.well-known/oauth-authorization-server/tenant"
         );
         let slash = u("https://id.example.com/tenant/");
-        assert_eq!(oidc_discovery_url(&slash).as_str(), "https://id.example.com/tenant/.well-known/openid-configuration");
+        assert_eq!(
+            oidc_discovery_url(&slash).as_str(),
+            "https://id.example.com/tenant/.well-known/openid-configuration"
+        );
         assert_eq!(
             rfc8414_metadata_url(&slash, OIDC_SUFFIX).as_str(),
             "https://id.example.com/.well-known/openid-configuration/tenant"

@@ -375,7 +375,11 @@ fn url_candidate(report: &mut Report, relation: &str, s: &str, endpoint: bool, p
     let member = relation.split('.').next().unwrap_or(relation);
     let Some(url) = http_url(s) else {
         if strict {
-            report.error(&format!("invalid_{member}"), format!("{relation} {s:?} is not an absolute http(s) URL"), at(ptr));
+            report.error(
+                &format!("invalid_{member}"),
+                format!("{relation} {s:?} is not an absolute http(s) URL"),
+                at(ptr),
+            );
         }
         return;
     };

@@ -118,7 +118,10 @@ mod tests {
             role: "issuer".into(),
             declared_by: vec![],
         };
-        assert_eq!(p.locations(&issuer)[0].as_str(), "https://as.example/.well-known/oauth-authorization-server/tenant");
+        assert_eq!(
+            p.locations(&issuer)[0].as_str(),
+            "https://as.example/.well-known/oauth-authorization-server/tenant"
+        );
         assert!(JwksProbe.locations(&origin).is_empty());
         assert!(!JwksProbe.runs_on_origin());
     }

@@ -52,7 +52,12 @@ fn check_required(report: &mut Report, object: &Map<String, Value>) {
             );
         }
         if !grants.iter().all(|g| *g == "implicit") {
-            require(report, object, "token_endpoint", "RFC 8414 section 2: a grant type other than implicit is supported");
+            require(
+                report,
+                object,
+                "token_endpoint",
+                "RFC 8414 section 2: a grant type other than implicit is supported",
+            );
         }
     }
 }
@@ -80,15 +85,11 @@ mod tests {
 
     #[test]
     fn client_credentials_only_needs_no_authorization_endpoint() {
-        let r = run(
-            r#"{"issuer":"https://as.example","response_types_supported":["code"],
-                "grant_types_supported":["client_credentials"],"token_endpoint":"https://as.example/t"}"#,
-        );
+        let r = run(r#"{"issuer":"https://as.example","response_types_supported":["code"],
+                "grant_types_supported":["client_credentials"],"token_endpoint":"https://as.example/t"}"#);
         assert!(r.valid(), "{:?}", r.errors);
-        let r = run(
-            r#"{"issuer":"https://as.example","response_types_supported":["token"],
-                "grant_types_supported":["implicit"],"authorization_endpoint":"https://as.example/a"}"#,
-        );
+        let r = run(r#"{"issuer":"https://as.example","response_types_supported":["token"],
+                "grant_types_supported":["implicit"],"authorization_endpoint":"https://as.example/a"}"#);
         assert!(r.valid(), "{:?}", r.errors);
     }
 }

@@ -48,9 +48,16 @@ pub fn implicit_only(object: &Map<String, Value>) -> bool {
 fn check_openid(report: &mut Report, object: &Map<String, Value>) {
     require(report, object, "authorization_endpoint", S3);
     if !implicit_only(object) {
-        require(report, object, "token_endpoint", "OpenID Connect Discovery 1.0 section 3, unless only the Implicit Flow is used");
+        require(
+            report,
+            object,
+            "token_endpoint",
+            "OpenID Connect Discovery 1.0 section 3, unless only the Implicit Flow is used",
+        );
     }
-    for member in ["jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported"] {
+    for member in
+        ["jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported"]
+    {
         require(report, object, member, S3);
     }
     if let Some(algs) = string_array(object, "id_token_signing_alg_values_supported")

@@ -3,7 +3,9 @@
 use async_trait::async_trait;
 use url::Url;
 use wellknown_core::probe::fetch_and_interpret;
-use wellknown_core::{Document, FetchMeta, FetchPolicy, ProbeContext, ProbeRegistration, Report, Target, WellKnownProbe};
+use wellknown_core::{
+    Document, FetchMeta, FetchPolicy, ProbeContext, ProbeRegistration, Report, Target, WellKnownProbe,
+};
 use wellknown_oauth_authorization_server::location::{
     OIDC_SUFFIX, issuer_of_target, oidc_discovery_url, rfc8414_metadata_url,
 };

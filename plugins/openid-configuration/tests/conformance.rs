@@ -61,7 +61,8 @@ pub fn candidate_lists(report: &Report) -> [(&'static str, BTreeSet<String>); 6]
     let urls = of(&[CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer, CandidateKind::Sitemap]);
     let mut hosts = of(&[CandidateKind::Host]);
     for u in &urls {
-        if let Some(h) = Url::parse(u).ok().as_ref().and_then(wellknown_oauth_authorization_server::metadata::host_name) {
+        if let Some(h) = Url::parse(u).ok().as_ref().and_then(wellknown_oauth_authorization_server::metadata::host_name)
+        {
             hosts.insert(h);
         }
     }
