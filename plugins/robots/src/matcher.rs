@@ -84,20 +84,20 @@ impl Index {
         let mut sets: Vec<Vec<u32>> = Vec::new();
         let mut group_set: Vec<Option<u32>> = vec![None; groups.len()];
         let mut set_for = |gs: &[u32], sets: &mut Vec<Vec<u32>>| -> u32 {
-            if let [g] = gs {
-                if let Some(Some(s)) = group_set.get(*g as usize) {
-                    return *s;
-                }
+            if let [g] = gs
+                && let Some(Some(s)) = group_set.get(*g as usize)
+            {
+                return *s;
             }
             let mut set: Vec<u32> =
                 gs.iter().flat_map(|g| per_group.get(*g as usize).into_iter().flatten().copied()).collect();
             sort_set(&mut set, &rules);
             let id = u32::try_from(sets.len()).unwrap_or(u32::MAX);
             sets.push(set);
-            if let [g] = gs {
-                if let Some(slot) = group_set.get_mut(*g as usize) {
-                    *slot = Some(id);
-                }
+            if let [g] = gs
+                && let Some(slot) = group_set.get_mut(*g as usize)
+            {
+                *slot = Some(id);
             }
             id
         };

@@ -244,7 +244,7 @@ pub(crate) fn host_directive(value: &str) -> Option<Origin> {
     if v.is_empty() || v.contains(char::is_whitespace) {
         return None;
     }
-    let origin = Origin::parse_target(v).ok()?;
+    let origin = Origin::parse_target(v).ok().filter(|o| !o.host().name().is_empty())?;
     // A value with a path is not a host.
     let probe = if v.contains("://") { Cow::Borrowed(v) } else { Cow::Owned(format!("https://{v}")) };
     let url = Url::parse(&probe).ok()?;
@@ -429,5 +429,6 @@ mod tests {
         );
         assert!(host_directive("example.com/path").is_none());
         assert!(host_directive("two words").is_none());
+        assert!(host_directive(".").is_none());
     }
 }

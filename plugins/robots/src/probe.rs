@@ -202,10 +202,10 @@ fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
     // First valid crawl-delay of each group, as a hint on the group's candidates.
     let mut group_delay: Vec<Option<String>> = vec![None; robots.groups().len()];
     for n in robots.nonstandard() {
-        if let (Some(g), Some(_)) = (n.group, n.seconds()) {
-            if let Some(slot @ None) = group_delay.get_mut(g) {
-                *slot = Some(n.value.clone());
-            }
+        if let (Some(g), Some(_)) = (n.group, n.seconds())
+            && let Some(slot @ None) = group_delay.get_mut(g)
+        {
+            *slot = Some(n.value.clone());
         }
     }
 

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use wellknown_robots::{MatchedRule, PARSE_LIMIT, RobotsTxt};
 
 fn load(host: &str) -> (Vec<u8>, RobotsTxt) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(host).join("robots.txt");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(host).join("robots.txt");
     let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let robots = RobotsTxt::parse(&body);
     (body, robots)
