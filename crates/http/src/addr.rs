@@ -12,7 +12,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 /// (`169.254/16`, `fe80::/10`), cloud metadata (`169.254.169.254`, `fd00:ec2::254`), unique local
 /// (RFC 4193 `fc00::/7`), multicast (`224/4`, `ff00::/8`), the IPv4 broadcast address and the
 /// reserved `240/4`. Documentation ranges (RFC 5737, RFC 3849) are allowed. IPv4-mapped
-/// (`::ffff:a.b.c.d`) and IPv4-compatible IPv6 addresses are judged as their IPv4 form.
+/// (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`, RFC 6052)
+/// IPv6 addresses are judged as their IPv4 form.
 pub fn forbidden_reason(ip: IpAddr) -> Option<&'static str> {
     match ip {
         IpAddr::V4(v4) => v4_reason(v4),
@@ -64,8 +65,9 @@ fn v6_reason(ip: Ipv6Addr) -> Option<&'static str> {
         Some("link-local address")
     } else if ip.is_multicast() {
         Some("multicast address")
-    } else if s[..6] == [0, 0, 0, 0, 0, 0] {
-        // Deprecated IPv4-compatible form ::a.b.c.d: judge the embedded IPv4 address.
+    } else if s[..6] == [0, 0, 0, 0, 0, 0] || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        // Deprecated IPv4-compatible form ::a.b.c.d, and the NAT64 well-known prefix
+        // 64:ff9b::/96 (RFC 6052), which a NAT64 gateway turns into a.b.c.d: judge that address.
         let [a, b] = s[6].to_be_bytes();
         let [c, d] = s[7].to_be_bytes();
         v4_reason(Ipv4Addr::new(a, b, c, d))
@@ -110,6 +112,9 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
             "::ffff:169.254.169.254",
+            "::127.0.0.1",
+            "64:ff9b::10.0.0.1",
+            "64:ff9b::a9fe:a9fe",
         ] {
             assert!(reason(ip).is_some(), "{ip} allowed");
         }
@@ -133,6 +138,7 @@ mod tests {
             "2001:db8::1",
             "2606:4700::1111",
             "::ffff:93.184.216.34",
+            "64:ff9b::93.184.216.34",
             "fec0::1",
         ] {
             assert_eq!(reason(ip), None, "{ip} refused");

@@ -514,6 +514,12 @@ mod tests {
     }
 
     #[test]
+    fn builds_outside_a_runtime() {
+        let f = Fetcher::new(FetcherConfig::default()).unwrap();
+        assert_eq!(f.config().max_concurrent_per_host, 2);
+    }
+
+    #[test]
     fn request_parts() {
         let cfg = FetcherConfig::default();
         let req = FetchRequest::get("https://Example.com:8443/a%20b?q=1#frag".parse().unwrap(), Default::default());
