@@ -244,9 +244,10 @@ fn read_fields(report: &mut Report, lines: &[Line]) -> Vec<Field> {
         if trimmed.len() != text.len() {
             report.error(
                 codes::INVALID_LINE,
-                "a field line must not start with whitespace (RFC 9116 section 4)",
+                "a line starting with whitespace is not a field (RFC 9116 section 4 has no continuation lines); not read",
                 at(l.number),
             );
+            continue;
         }
         let Some((raw_name, raw_value)) = trimmed.split_once(':') else {
             report.error(
@@ -256,6 +257,14 @@ fn read_fields(report: &mut Report, lines: &[Line]) -> Vec<Field> {
             );
             continue;
         };
+        if raw_value.starts_with("//") {
+            report.error(
+                codes::INVALID_LINE,
+                "a bare URL is not a `Name: value` field (RFC 9116 section 4); not read",
+                at(l.number),
+            );
+            continue;
+        }
         let name = raw_name.trim_end_matches([' ', '\t']);
         if name.is_empty() || !name.bytes().all(|c| (0x21..=0x7e).contains(&c)) {
             report.error(
@@ -368,7 +377,9 @@ fn check_fields(report: &mut Report, meta: &FetchMeta, fields: &[Field]) {
                 if kind == FieldName::Contact {
                     mailto_contact |= f.value.to_ascii_lowercase().starts_with("mailto:");
                     let value = url.as_ref().map_or_else(|| f.value.clone(), |u| u.to_string());
-                    add(report, CandidateKind::Contact, "contact", value, f.line);
+                    if !value.is_empty() {
+                        add(report, CandidateKind::Contact, "contact", value, f.line);
+                    }
                 }
                 let Some(u) = url else { continue };
                 if kind == FieldName::Encryption {

@@ -66,8 +66,8 @@ pub struct Envelope {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Splits a body into lines at LF, removing one CR before each LF. The text after the last LF is a
-/// line only when it is not empty. Returns the lines and whether the last line was terminated.
+/// Splits a body into lines at LF, removing one CR before each LF (and at the end of an unterminated
+/// last line). The text after the last LF is a line only when it is not empty. Returns the lines and whether the last line was terminated.
 pub fn split_lines(text: &str) -> (Vec<Line>, bool) {
     let mut out = Vec::new();
     let mut number: u32 = 0;
@@ -80,7 +80,7 @@ pub fn split_lines(text: &str) -> (Vec<Line>, bool) {
                 rest = tail;
             }
             None => {
-                out.push(Line { number, text: rest.to_string() });
+                out.push(Line { number, text: rest.strip_suffix('\r').unwrap_or(rest).to_string() });
                 return (out, false);
             }
         }
@@ -268,6 +268,7 @@ mod tests {
 
     #[test]
     fn splits_lines() {
+        assert_eq!(split_lines("x\r").0[0].text, "x");
         let (l, terminated) = split_lines("a\r\nb\n\nc");
         assert!(!terminated);
         assert_eq!(
