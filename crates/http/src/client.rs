@@ -187,7 +187,7 @@ impl Fetcher {
                     };
                     return failed(meta, failure(FailureClass::InvalidRedirect, why));
                 };
-                drop(hop);
+                self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
                 next.set_fragment(None);
                 meta.redirect_chain.push(RedirectHop { url: url.clone(), status });
                 meta.url = next.clone();
@@ -257,7 +257,8 @@ impl Fetcher {
                 if retries < cfg.max_retries_on_429_503 {
                     retries += 1;
                     tracing::debug!(%url, status, ?wait, "backing off before retry");
-                    drop((response, sender, permit));
+                    drop(permit);
+                    self.recycle(response, sender, key, deadline).await;
                     continue;
                 }
             }
@@ -290,6 +291,34 @@ impl Fetcher {
         }
         let resp = s.send(parts.request(s.is_h2())?).await.map_err(|e| hyper_failure(&e))?;
         Ok((resp, s, key))
+    }
+
+    /// Discards a response that is not returned (a redirect, a retried 429/503). A small HTTP/1.1
+    /// body is read to its end (at most 64 KiB, at most one second) so the connection can serve
+    /// the next hop; otherwise the connection is dropped.
+    async fn recycle(&self, response: Response<Incoming>, sender: Sender, key: PoolKey, deadline: Instant) {
+        if !matches!(sender, Sender::H1(_)) {
+            return;
+        }
+        let mut body = response.into_body();
+        let limit = deadline.min(Instant::now() + Duration::from_secs(1));
+        let drained = tokio::time::timeout_at(limit, async {
+            let mut seen = 0usize;
+            while let Some(frame) = body.frame().await {
+                let Ok(frame) = frame else { return false };
+                if let Some(data) = frame.data_ref() {
+                    seen += data.len();
+                    if seen > 64 * 1024 {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+        .await;
+        if drained == Ok(true) {
+            self.inner.pool.checkin(key, sender);
+        }
     }
 
     /// Reads the final response's body within the hop's deadline and fills the metadata.

@@ -250,8 +250,12 @@ async fn connections_are_reused() {
             let Ok((stream, _)) = listener.accept().await else { return };
             c2.fetch_add(1, Ordering::SeqCst);
             tokio::spawn(async move {
-                let svc = hyper::service::service_fn(|_req| async {
-                    Ok::<_, std::convert::Infallible>(resp(200, &[], "ok"))
+                let svc = hyper::service::service_fn(|req: http::Request<hyper::body::Incoming>| async move {
+                    let r = match req.uri().path() {
+                        "/moved" => resp(301, &[("location", "/")], "moved to /"),
+                        _ => resp(200, &[], "ok"),
+                    };
+                    Ok::<_, std::convert::Infallible>(r)
                 });
                 let _ = hyper::server::conn::http1::Builder::new()
                     .serve_connection(hyper_util::rt::TokioIo::new(stream), svc)
@@ -265,4 +269,9 @@ async fn connections_are_reused() {
         assert_eq!(r.body, b"ok");
     }
     assert_eq!(conns.load(Ordering::SeqCst), 1, "sequential requests share one connection");
+    // A redirect's small body is drained so the next hop reuses the connection.
+    let r = fetch_all(&f, &get(url(addr, "/moved"))).await;
+    assert_eq!(r.body, b"ok");
+    assert_eq!(r.meta.redirect_chain.len(), 1);
+    assert_eq!(conns.load(Ordering::SeqCst), 1, "redirect hop reused the connection");
 }
