@@ -1,0 +1,68 @@
+//! Throughput of the identity-metadata interpreters over the real fixtures:
+//! `cargo bench -p wellknown-openid-configuration --bench metadata`.
+
+use std::path::Path;
+
+use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
+use url::Url;
+use wellknown_core::{FetchMeta, Timestamp};
+use wellknown_oauth_authorization_server::{jwks, rfc8414};
+
+fn load(host_path: &str) -> (Vec<u8>, FetchMeta) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(host_path);
+    let body = std::fs::read(&file).expect("fixture");
+    let url = Url::parse(&format!("https://{host_path}")).expect("url");
+    (body, FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH))
+}
+
+const OIDC: &[&str] = &[
+    "accounts.google.com/.well-known/openid-configuration",
+    "accounts.spotify.com/.well-known/openid-configuration",
+    "api.login.yahoo.com/.well-known/openid-configuration",
+    "appleid.apple.com/.well-known/openid-configuration",
+    "discord.com/.well-known/openid-configuration",
+    "gitlab.com/.well-known/openid-configuration",
+    "id.twitch.tv/oauth2/.well-known/openid-configuration",
+    "identity.lego.com/.well-known/openid-configuration",
+    "login.docker.com/.well-known/openid-configuration",
+    "login.klarna.com/.well-known/openid-configuration",
+    "login.microsoftonline.com/common/v2.0/.well-known/openid-configuration",
+    "login.microsoftonline.com/organizations/v2.0/.well-known/openid-configuration",
+    "mojeid.cz/oidc/.well-known/openid-configuration",
+    "oauth.battle.net/.well-known/openid-configuration",
+    "slack.com/.well-known/openid-configuration",
+    "web.verimi.de/.well-known/openid-configuration",
+    "www.dropbox.com/.well-known/openid-configuration",
+    "www.facebook.com/.well-known/openid-configuration",
+    "www.paypal.com/.well-known/openid-configuration",
+];
+
+fn bench(c: &mut Criterion) {
+    let docs: Vec<_> = OIDC.iter().map(|p| load(p)).collect();
+    let bytes: usize = docs.iter().map(|(b, _)| b.len()).sum();
+    let mut g = c.benchmark_group("openid-configuration");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("19 real documents", |b| {
+        b.iter(|| {
+            for (body, meta) in &docs {
+                black_box(wellknown_openid_configuration::interpret(black_box(body), meta));
+            }
+        })
+    });
+    g.finish();
+
+    let (body, meta) = load("bsky.social/.well-known/oauth-authorization-server");
+    let mut g = c.benchmark_group("oauth-authorization-server");
+    g.throughput(Throughput::Bytes(body.len() as u64));
+    g.bench_function("bsky.social", |b| b.iter(|| black_box(rfc8414::interpret(black_box(&body), &meta))));
+    g.finish();
+
+    let (body, meta) = load("leaky-idp.example/oauth2/jwks.json");
+    let mut g = c.benchmark_group("jwks");
+    g.throughput(Throughput::Bytes(body.len() as u64));
+    g.bench_function("2 keys with x5c", |b| b.iter(|| black_box(jwks::interpret(black_box(&body), &meta))));
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
