@@ -23,7 +23,7 @@ use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
 use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
 use crate::dns::Dns;
 use crate::error::{FetcherError, failure};
-use crate::politeness::{HostPermit, Politeness};
+use crate::politeness::{HostPermit, Politeness, later};
 use crate::pool::{Pool, PoolKey};
 use crate::retry_after::parse_retry_after;
 
@@ -237,7 +237,7 @@ impl Fetcher {
         let mut retries = 0;
         loop {
             let permit = self.inner.politeness.acquire(&budget_key).await;
-            let deadline = Instant::now() + cfg.timeout;
+            let deadline = later(Instant::now(), cfg.timeout);
             let sent = tokio::time::timeout_at(deadline, self.send(url, &parts, connect_to)).await;
             let (response, sender, key) = match sent {
                 Err(_) => {
@@ -301,7 +301,7 @@ impl Fetcher {
             return;
         }
         let mut body = response.into_body();
-        let limit = deadline.min(Instant::now() + Duration::from_secs(1));
+        let limit = deadline.min(later(Instant::now(), Duration::from_secs(1)));
         let drained = tokio::time::timeout_at(limit, async {
             let mut seen = 0usize;
             while let Some(frame) = body.frame().await {

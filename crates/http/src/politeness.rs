@@ -14,6 +14,14 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+/// The longest wait any single setting can impose (keeps `Instant` arithmetic from overflowing).
+const MAX_WAIT: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// `t + d`, with `d` cut to a week.
+pub(crate) fn later(t: Instant, d: Duration) -> Instant {
+    t + d.min(MAX_WAIT)
+}
+
 #[derive(Debug)]
 struct Schedule {
     /// Earliest start of the next request (rate spacing).
@@ -83,7 +91,7 @@ impl Politeness {
                 start = start.max(b);
             }
             let interval = self.interval.max(s.delay.unwrap_or(Duration::ZERO));
-            s.next_start = Some(start + interval);
+            s.next_start = Some(later(start, interval));
             start
         };
         tokio::time::sleep_until(start).await;
@@ -101,7 +109,7 @@ impl Politeness {
     /// No request to `key` starts before `now + wait`.
     pub(crate) fn back_off(&self, key: &str, wait: Duration) {
         let state = self.state(key);
-        let until = Instant::now() + wait;
+        let until = later(Instant::now(), wait);
         let mut s = state.schedule.lock().unwrap_or_else(PoisonError::into_inner);
         s.blocked_until = Some(s.blocked_until.map_or(until, |b| b.max(until)));
     }
@@ -142,6 +150,15 @@ mod tests {
         p.back_off("a.test", Duration::from_secs(10));
         drop(p.acquire("a.test").await);
         assert_eq!(Instant::now() - t0, Duration::from_secs(13));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn absurd_settings_do_not_overflow() {
+        let p = Politeness::new(1, 1e-15);
+        drop(p.acquire("a.test").await);
+        p.set_delay("a.test", Some(Duration::MAX));
+        p.back_off("a.test", Duration::MAX);
+        assert!(later(Instant::now(), Duration::MAX) > Instant::now());
     }
 
     #[tokio::test(start_paused = true)]
