@@ -13,7 +13,14 @@ pub fn guess_content_type(path: &str) -> &'static str {
         "application/xml"
     } else if lower.ends_with(".json")
         || lower.ends_with(".jwks")
-        || matches!(lower.as_str(), "openid-configuration" | "oauth-authorization-server" | "apple-app-site-association" | "oauth-protected-resource" | "jwks")
+        || matches!(
+            lower.as_str(),
+            "openid-configuration"
+                | "oauth-authorization-server"
+                | "apple-app-site-association"
+                | "oauth-protected-resource"
+                | "jwks"
+        )
     {
         "application/json"
     } else if lower.ends_with(".html") || lower.ends_with(".htm") {

@@ -112,12 +112,13 @@ impl FixtureServer {
             }
             let leaf = ca.leaf(&names)?;
             let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-                .with_safe_default_protocol_versions()
-                .map_err(|e| e.to_string())?
-                .with_no_client_auth()
-                .with_single_cert(leaf.chain, leaf.key)
-                .map_err(|e| e.to_string())?;
+            let config =
+                rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                    .with_safe_default_protocol_versions()
+                    .map_err(|e| e.to_string())?
+                    .with_no_client_auth()
+                    .with_single_cert(leaf.chain, leaf.key)
+                    .map_err(|e| e.to_string())?;
             let mut config = config;
             config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
             let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
@@ -230,7 +231,13 @@ impl Site {
         let method = req.method().as_str().to_string();
         let resp = self.lookup(&host, req.uri().path(), req.uri().query(), req.method() == hyper::Method::HEAD).await;
         let status = resp.status().as_u16();
-        self.log.lock().unwrap_or_else(PoisonError::into_inner).push(Served { scheme, host, method, path: path_q, status });
+        self.log.lock().unwrap_or_else(PoisonError::into_inner).push(Served {
+            scheme,
+            host,
+            method,
+            path: path_q,
+            status,
+        });
         resp
     }
 
@@ -270,7 +277,9 @@ impl Site {
                 tokio::time::sleep(Duration::from_secs_f64(secs.clamp(0.0, 600.0))).await;
             }
             let body = if head { Vec::new() } else { body.repeat(sidecar.repeat.max(1)) };
-            return builder.body(Full::new(Bytes::from(body))).unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "bad sidecar"));
+            return builder
+                .body(Full::new(Bytes::from(body)))
+                .unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "bad sidecar"));
         }
         plain(StatusCode::NOT_FOUND, "not found")
     }

@@ -29,7 +29,8 @@ impl TestCa {
         let mut params = CertificateParams::new(Vec::<String>::new()).map_err(|e| e.to_string())?;
         params.distinguished_name.push(DnType::CommonName, "wellknown fixture CA");
         params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
+        params.key_usages =
+            vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
         let cert = params.self_signed(&key).map_err(|e| e.to_string())?;
         let cert_pem = cert.pem();
         let cert_der = cert.der().clone();

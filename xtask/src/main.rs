@@ -14,7 +14,9 @@ fn main() {
         Some("demo") => demo::run(&args[1..]),
         Some("ci") => ci(),
         _ => {
-            eprintln!("usage: cargo xtask <demo|ci>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  ci                                  fmt, clippy -D warnings, tests, docs");
+            eprintln!(
+                "usage: cargo xtask <demo|ci>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  ci                                  fmt, clippy -D warnings, tests, docs"
+            );
             std::process::exit(2);
         }
     };

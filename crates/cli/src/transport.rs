@@ -26,7 +26,11 @@ impl HttpTransport {
         }
         cfg.connect_timeout = secs(s.connect_timeout, "connect_timeout")?;
         cfg.timeout = secs(s.timeout, "timeout")?;
-        cfg.resolve = s.resolve.iter().map(|r| r.parse().map_err(|e| format!("--resolve {r:?}: {e}"))).collect::<Result<_, _>>()?;
+        cfg.resolve = s
+            .resolve
+            .iter()
+            .map(|r| r.parse().map_err(|e| format!("--resolve {r:?}: {e}")))
+            .collect::<Result<_, _>>()?;
         cfg.allow_private = s.allow_private;
         cfg.max_concurrent_per_host = s.per_host.max(1);
         cfg.max_rate_per_host = s.rate;
@@ -42,7 +46,11 @@ fn secs(v: f64, key: &str) -> Result<Duration, String> {
 
 #[async_trait]
 impl Transport for HttpTransport {
-    async fn fetch(&self, request: &FetchRequest, in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync)) -> FetchResult {
+    async fn fetch(
+        &self,
+        request: &FetchRequest,
+        in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
+    ) -> FetchResult {
         self.fetcher.fetch(request, in_scope).await
     }
 }

@@ -24,7 +24,11 @@ fn parse_robots_prints_one_report() {
     assert_eq!(v["valid"], true);
     assert!(v["errors"].as_array().unwrap().is_empty());
     let cands = v["candidates"].as_array().unwrap();
-    assert!(cands.iter().any(|c| c["kind"] == "url" && c["value"] == "https://a.example/admin/" && c["locator"]["line"] == 2));
+    assert!(
+        cands
+            .iter()
+            .any(|c| c["kind"] == "url" && c["value"] == "https://a.example/admin/" && c["locator"]["line"] == 2)
+    );
     assert!(cands.iter().any(|c| c["kind"] == "sitemap" && c["value"] == "https://a.example/s.xml"));
 }
 

@@ -44,7 +44,10 @@ fn redirect_is_followed_and_recorded() {
     assert_eq!(doc["redirect_chain"][0]["status"], 301);
     assert_eq!(doc["redirect_chain"][0]["url"], "https://redirect-ok.test/robots.txt");
     // Rules of the redirected file apply to the origin that was asked for.
-    assert!(candidates(&records, "url", Some("robots_disallow")).contains(&"https://redirect-ok.test/moved-secret/".to_string()));
+    assert!(
+        candidates(&records, "url", Some("robots_disallow"))
+            .contains(&"https://redirect-ok.test/moved-secret/".to_string())
+    );
 }
 
 #[test]

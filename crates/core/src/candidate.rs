@@ -105,8 +105,20 @@ pub struct Candidate {
 
 impl Candidate {
     /// A candidate with no hints or flags.
-    pub fn new(kind: CandidateKind, relation: impl Into<String>, value: impl Into<String>, locator: Option<Locator>) -> Self {
-        Candidate { kind, relation: relation.into(), value: value.into(), locator, hints: BTreeMap::new(), flags: Vec::new() }
+    pub fn new(
+        kind: CandidateKind,
+        relation: impl Into<String>,
+        value: impl Into<String>,
+        locator: Option<Locator>,
+    ) -> Self {
+        Candidate {
+            kind,
+            relation: relation.into(),
+            value: value.into(),
+            locator,
+            hints: BTreeMap::new(),
+            flags: Vec::new(),
+        }
     }
 
     /// Adds a declared hint (builder style).

@@ -27,20 +27,36 @@ pub fn parse_json_body(body: &[u8]) -> JsonBody {
     let mut diagnostics = Vec::new();
     let (bom, rest) = strip_bom(body);
     if bom.is_some() {
-        diagnostics.push(Diagnostic::error(codes::BOM, "body starts with a byte-order mark (RFC 8259 section 8.1)", Some(Locator::Byte(0))));
+        diagnostics.push(Diagnostic::error(
+            codes::BOM,
+            "body starts with a byte-order mark (RFC 8259 section 8.1)",
+            Some(Locator::Byte(0)),
+        ));
     }
     if looks_like_html(rest) {
-        diagnostics.push(Diagnostic::error(codes::HTML_DOCUMENT, "an HTML page was served instead of a JSON document", Some(Locator::Line(1))));
+        diagnostics.push(Diagnostic::error(
+            codes::HTML_DOCUMENT,
+            "an HTML page was served instead of a JSON document",
+            Some(Locator::Line(1)),
+        ));
         return JsonBody { value: None, diagnostics };
     }
     if std::str::from_utf8(rest).is_err() {
-        diagnostics.push(Diagnostic::error(codes::INVALID_UTF8, "body is not valid UTF-8 (RFC 8259 section 8.1)", None));
+        diagnostics.push(Diagnostic::error(
+            codes::INVALID_UTF8,
+            "body is not valid UTF-8 (RFC 8259 section 8.1)",
+            None,
+        ));
     }
     match serde_json::from_slice::<Value>(rest) {
         Ok(v) => JsonBody { value: Some(v), diagnostics },
         Err(e) => {
             let line = u32::try_from(e.line()).unwrap_or(u32::MAX);
-            diagnostics.push(Diagnostic::error(codes::INVALID_JSON, format!("malformed JSON: {e}"), Some(Locator::Line(line.max(1)))));
+            diagnostics.push(Diagnostic::error(
+                codes::INVALID_JSON,
+                format!("malformed JSON: {e}"),
+                Some(Locator::Line(line.max(1))),
+            ));
             JsonBody { value: None, diagnostics }
         }
     }

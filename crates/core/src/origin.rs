@@ -127,7 +127,9 @@ impl fmt::Display for OriginError {
         match self {
             OriginError::InvalidUrl(s) => write!(f, "not a URL or host name: {s:?}"),
             OriginError::NoHost(s) => write!(f, "URL has no host: {s:?}"),
-            OriginError::UnsupportedScheme(s) => write!(f, "unsupported scheme {s:?} (only http and https are fetched)"),
+            OriginError::UnsupportedScheme(s) => {
+                write!(f, "unsupported scheme {s:?} (only http and https are fetched)")
+            }
             OriginError::InvalidHost(s) => write!(f, "not a valid host: {s:?}"),
         }
     }
@@ -239,7 +241,8 @@ impl Origin {
     /// The root URL `scheme://host[:port]/`.
     pub fn root(&self) -> Url {
         // An Origin is only built from valid parts, so this parse cannot fail; fall back defensively.
-        Url::parse(&format!("{}/", self.ascii())).unwrap_or_else(|_| Url::parse("http://invalid.invalid/").expect("static URL"))
+        Url::parse(&format!("{}/", self.ascii()))
+            .unwrap_or_else(|_| Url::parse("http://invalid.invalid/").expect("static URL"))
     }
 
     /// Joins an absolute path (`/robots.txt`) onto this origin.

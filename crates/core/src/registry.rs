@@ -23,7 +23,8 @@ inventory::collect!(ProbeRegistration);
 
 /// Every registered probe, sorted by id (deterministic order for output and tests).
 pub fn probes() -> Vec<&'static dyn WellKnownProbe> {
-    let mut v: Vec<&'static dyn WellKnownProbe> = inventory::iter::<ProbeRegistration>.into_iter().map(|r| r.probe).collect();
+    let mut v: Vec<&'static dyn WellKnownProbe> =
+        inventory::iter::<ProbeRegistration>.into_iter().map(|r| r.probe).collect();
     v.sort_by_key(|p| p.id());
     v
 }

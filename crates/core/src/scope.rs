@@ -63,7 +63,10 @@ impl ScopeRule {
         match (self, host) {
             (ScopeRule::Host(h), _) => h == host,
             (ScopeRule::DomainTree(d), Host::Domain(name)) => {
-                name == d || (name.len() > d.len() && name.ends_with(d.as_str()) && name.as_bytes()[name.len() - d.len() - 1] == b'.')
+                name == d
+                    || (name.len() > d.len()
+                        && name.ends_with(d.as_str())
+                        && name.as_bytes()[name.len() - d.len() - 1] == b'.')
             }
             (ScopeRule::DomainTree(_), _) => false,
             (ScopeRule::Net(net), _) => host.ip().is_some_and(|ip| net.contains(&ip)),
@@ -87,7 +90,11 @@ pub struct ScopeError(pub String);
 
 impl fmt::Display for ScopeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid scope rule {:?} (expected host, *.domain, IP or CIDR, optionally prefixed with ! to exclude)", self.0)
+        write!(
+            f,
+            "invalid scope rule {:?} (expected host, *.domain, IP or CIDR, optionally prefixed with ! to exclude)",
+            self.0
+        )
     }
 }
 

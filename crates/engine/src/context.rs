@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 use url::Url;
-use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, ProbeContext, Scope, Timestamp};
+use wellknown_core::{
+    FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, ProbeContext, Scope, Timestamp,
+};
 
 use crate::transport::{Clock, Transport};
 

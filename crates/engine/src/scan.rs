@@ -147,7 +147,11 @@ impl Engine {
                 for probe in ["openid-configuration", "oauth-authorization-server"] {
                     if self.probes.iter().any(|p| p.id() == probe) {
                         run.queue.push_back(Pending {
-                            follow_up: FollowUp { probe: probe.to_string(), url: issuer.clone(), role: "issuer".into() },
+                            follow_up: FollowUp {
+                                probe: probe.to_string(),
+                                url: issuer.clone(),
+                                role: "issuer".into(),
+                            },
                             hop: 0,
                             declared_by: issuer.clone(),
                         });
@@ -216,15 +220,25 @@ impl Engine {
                 continue;
             }
             done += 1;
-            let target =
-                Target::Url { url: p.follow_up.url.clone(), role: p.follow_up.role.clone(), declared_by: vec![p.declared_by] };
+            let target = Target::Url {
+                url: p.follow_up.url.clone(),
+                role: p.follow_up.role.clone(),
+                declared_by: vec![p.declared_by],
+            };
             for doc in probe.run(&target, &cx as &dyn ProbeContext).await {
                 self.emit_document(run, doc, p.hop, shared, out).await;
             }
         }
     }
 
-    async fn emit_document(&self, run: &mut OriginRun, doc: Document, hop: u32, shared: &Shared, out: &mpsc::Sender<Record>) {
+    async fn emit_document(
+        &self,
+        run: &mut OriginRun,
+        doc: Document,
+        hop: u32,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) {
         run.documents += 1;
         let meta = &doc.meta;
         if meta.status.is_some() {

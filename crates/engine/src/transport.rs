@@ -10,7 +10,11 @@ pub trait Transport: Send + Sync {
     /// Fetches `request`. `in_scope` must be checked before the first request and before every
     /// redirect hop; a refusal is returned as a [`wellknown_core::FetchFailure`] of class
     /// `out_of_scope`.
-    async fn fetch(&self, request: &FetchRequest, in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync)) -> FetchResult;
+    async fn fetch(
+        &self,
+        request: &FetchRequest,
+        in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
+    ) -> FetchResult;
 }
 
 /// The scan's clock, injectable so tests and `--now` control expiry judgements.

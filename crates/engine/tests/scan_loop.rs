@@ -55,7 +55,11 @@ struct FakeNet {
 
 #[async_trait]
 impl Transport for FakeNet {
-    async fn fetch(&self, req: &FetchRequest, in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync)) -> FetchResult {
+    async fn fetch(
+        &self,
+        req: &FetchRequest,
+        in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
+    ) -> FetchResult {
         assert!(in_scope(&req.url), "engine handed an out-of-scope URL to the transport: {}", req.url);
         self.requested.lock().unwrap().push(req.url.to_string());
         let mut meta = FetchMeta::synthetic(req.url.clone(), Some("text/plain"), clock_now());
@@ -99,7 +103,10 @@ fn net() -> Arc<FakeNet> {
         "https://a.example/links.txt".to_string(),
         "https://a.example/one\nhttps://b.a.example/two\nhttps://out.example/three\nnonsense\n".to_string(),
     );
-    pages.insert("https://a.example/one".to_string(), "https://a.example/links.txt\nhttps://b.a.example/two\n".to_string());
+    pages.insert(
+        "https://a.example/one".to_string(),
+        "https://a.example/links.txt\nhttps://b.a.example/two\n".to_string(),
+    );
     pages.insert("https://b.a.example/two".to_string(), "https://a.example/deeper\n".to_string());
     Arc::new(FakeNet { pages, ..FakeNet::default() })
 }

@@ -49,7 +49,16 @@ pub fn run(args: &PluginsArgs) -> Result<i32, String> {
             }
         }
         for row in std::iter::once(&header).chain(&rows) {
-            let line = format!("{:<w0$}  {:<w1$}  {:<w2$}  {}", row[0], row[1], row[2], row[3], w0 = widths[0], w1 = widths[1], w2 = widths[2]);
+            let line = format!(
+                "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2]
+            );
             super::print_line(&line)?;
         }
     }

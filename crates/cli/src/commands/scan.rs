@@ -129,7 +129,10 @@ async fn scan(engine: Arc<Engine>, targets: Vec<Origin>, settings: &Settings) ->
     if s.targets > 0 && s.reachable == 0 {
         eprintln!("wellknown: every target failed:");
         for (origin, classes) in &outcome.unreachable {
-            eprintln!("  {origin}: {}", if classes.is_empty() { "no response".to_string() } else { classes.join(", ") });
+            eprintln!(
+                "  {origin}: {}",
+                if classes.is_empty() { "no response".to_string() } else { classes.join(", ") }
+            );
         }
         return Ok(exit::ERROR);
     }
@@ -141,7 +144,8 @@ fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} origins {msg}") {
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} origins {msg}")
+    {
         bar.set_style(style);
     }
     bar

@@ -69,7 +69,11 @@ pub fn scan(args: &[&str]) -> (i32, Vec<Value>, String) {
 
 /// Parses JSON Lines.
 pub fn jsonl(bytes: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(bytes).lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("json line")).collect()
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
 }
 
 /// Records of one type.
