@@ -527,18 +527,19 @@ mod tests {
             none.locator,
             Some(wellknown_core::Locator::JsonPointer("/token_endpoint_auth_signing_alg_values_supported/1".into()))
         );
-        let hosts: Vec<(&str, &str)> = r
+        let mut hosts: Vec<(&str, &str)> = r
             .candidates
             .iter()
             .filter(|c| c.kind == CandidateKind::Host)
             .map(|c| (c.relation.as_str(), c.value.as_str()))
             .collect();
+        hosts.sort_unstable();
         assert_eq!(
             hosts,
             vec![
-                ("endpoint_host", "mtls.a.example"),
-                ("endpoint_host", "d.example"),
                 ("endpoint_host", "b.example"),
+                ("endpoint_host", "d.example"),
+                ("endpoint_host", "mtls.a.example"),
                 ("msgraph_host", "graph.c.example")
             ]
         );
