@@ -31,6 +31,11 @@ impl HttpTransport {
             .iter()
             .map(|r| r.parse().map_err(|e| format!("--resolve {r:?}: {e}")))
             .collect::<Result<_, _>>()?;
+        cfg.connect_to = s
+            .connect_to
+            .iter()
+            .map(|r| r.parse().map_err(|e| format!("--connect-to {r:?}: {e}")))
+            .collect::<Result<_, _>>()?;
         cfg.allow_private = s.allow_private;
         cfg.max_concurrent_per_host = s.per_host.max(1);
         cfg.max_rate_per_host = s.rate;

@@ -83,6 +83,7 @@ impl Fetcher {
             tls,
             allow_private: config.allow_private,
             connect_timeout: config.connect_timeout,
+            connect_overrides: config.connect_to.clone(),
         };
         let inner = Inner {
             pool: Pool::new(config.pool_idle_timeout),

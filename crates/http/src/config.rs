@@ -33,6 +33,9 @@ pub struct FetcherConfig {
     /// curl-style `HOST:PORT:ADDR[,ADDR...]` overrides: a request to HOST on PORT connects to ADDR
     /// without any DNS lookup. Addresses are still subject to the private-address rule.
     pub resolve: Vec<ResolveOverride>,
+    /// curl-style `HOST1:PORT1:HOST2:PORT2` connection overrides (see [`crate::ConnectTo`]): the
+    /// Host header and TLS name stay the URL's. Applied before `resolve` and DNS.
+    pub connect_to: Vec<crate::ConnectTo>,
     /// Allow loopback, private, link-local and metadata addresses (tests, intranet scans). Default
     /// false.
     pub allow_private: bool,
@@ -75,6 +78,7 @@ impl Default for FetcherConfig {
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(30),
             resolve: Vec::new(),
+            connect_to: Vec::new(),
             allow_private: false,
             max_concurrent_per_host: 2,
             max_rate_per_host: 5.0,

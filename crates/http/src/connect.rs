@@ -72,17 +72,32 @@ pub(crate) struct Connector {
     pub tls: Arc<rustls::ClientConfig>,
     pub allow_private: bool,
     pub connect_timeout: Duration,
+    pub connect_overrides: Vec<crate::ConnectTo>,
 }
 
 impl Connector {
     /// Resolves, checks, connects and handshakes. Connection tasks run on the tokio runtime.
     pub(crate) async fn connect(&self, ep: &Endpoint<'_>) -> Result<Sender, FetchFailure> {
-        let addrs = match ep.connect_to {
-            Some(ip) => vec![ip],
-            None => self.dns.resolve(&ep.host, ep.port).await?,
+        // --connect-to: dial another host and/or port; names and certificates stay the URL's.
+        let host_text = ep.host.to_string();
+        let over = self.connect_overrides.iter().find(|c| c.matches(&host_text, ep.port));
+        let dial_port = over.and_then(|c| c.to_port).unwrap_or(ep.port);
+        let dial_host: Option<url::Host<String>> =
+            over.and_then(|c| c.to_host.as_deref()).and_then(|h| url::Host::parse(h).ok());
+        let addrs = match (ep.connect_to, &dial_host) {
+            (Some(ip), _) => vec![ip],
+            (None, Some(h)) => {
+                let h = match h {
+                    url::Host::Domain(d) => url::Host::Domain(d.as_str()),
+                    url::Host::Ipv4(a) => url::Host::Ipv4(*a),
+                    url::Host::Ipv6(a) => url::Host::Ipv6(*a),
+                };
+                self.dns.resolve(&h, dial_port).await?
+            }
+            (None, None) => self.dns.resolve(&ep.host, dial_port).await?,
         };
         let addrs = self.permitted(&ep.host, addrs)?;
-        let tcp = self.tcp(&addrs, ep.port).await?;
+        let tcp = self.tcp(&addrs, dial_port).await?;
         if ep.https {
             let name = match ep.host {
                 url::Host::Domain(d) => ServerName::try_from(d.to_string())
