@@ -45,13 +45,16 @@ fn benches(c: &mut Criterion) {
     let total: usize = files.iter().map(|(_, b)| b.len()).sum();
     let mut g = c.benchmark_group("corpus");
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function("1216 files", |b| b.iter(|| files.iter().map(|(m, body)| parse(black_box(body), m).errors.len()).sum::<usize>()));
+    g.bench_function("1216 files", |b| {
+        b.iter(|| files.iter().map(|(m, body)| parse(black_box(body), m).errors.len()).sum::<usize>())
+    });
     g.finish();
 
     let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/wellknown");
     let body = std::fs::read_to_string(case.join("sectxt_signed_valid.input")).expect("case");
     let meta_json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(case.join("sectxt_signed_valid.meta.json")).expect("meta")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string(case.join("sectxt_signed_valid.meta.json")).expect("meta"))
+            .expect("json");
     let key = meta_json["pgp_public_key"].as_str().expect("key").as_bytes().to_vec();
     let doc = split(split_lines(&body).0).signed.expect("signed");
     c.bench_function("verify Ed25519 cleartext signature", |b| b.iter(|| verify(black_box(&doc), &key)));

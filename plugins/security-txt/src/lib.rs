@@ -3,7 +3,7 @@
 //! * [`parse`] / [`parse_with_key`]: pure interpretation of a body plus [`FetchMeta`] into a
 //!   [`Report`] (diagnostics with line numbers, candidates, facts). Expiry is judged against
 //!   `meta.fetched_at`.
-//! * [`verify`]: OpenPGP cleartext-signature verification of a [`SignedDocument`] with a public key
+//! * [`verify()`]: OpenPGP cleartext-signature verification of a [`SignedDocument`] with a public key
 //!   (rPGP), returning a [`SignatureStatus`].
 //! * [`SecurityTxtProbe`]: the registered probe (id `security.txt`): canonical location first, the
 //!   legacy `/security.txt` only when that does not answer 200, and the signing-key follow-up.
