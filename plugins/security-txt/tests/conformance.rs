@@ -86,7 +86,7 @@ fn every_security_txt_case_passes() {
         .filter(|n| n.starts_with("sectxt_"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 19, "expected the 19 sectxt cases");
+    assert!(names.len() >= 19, "expected at least the 19 sectxt cases, found {}", names.len());
     let failures: Vec<String> = names.iter().filter_map(|n| run_case(n).err()).collect();
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), names.len(), failures.join("\n"));
 }
