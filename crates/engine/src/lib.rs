@@ -17,6 +17,7 @@
 mod config;
 mod context;
 mod record;
+pub mod registered;
 mod scan;
 mod transport;
 

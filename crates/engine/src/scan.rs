@@ -192,6 +192,11 @@ impl Engine {
             }
         }
         self.drain(&mut run, shared, out).await;
+        if self.config.all_registered {
+            for doc in crate::registered::inventory(&origin, &self.probes, &cx).await {
+                self.emit_document(&mut run, doc, 0, shared, out).await;
+            }
+        }
         let rec = OriginRecord {
             origin: run.label.clone(),
             reachable: run.reachable,
