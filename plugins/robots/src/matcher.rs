@@ -13,15 +13,13 @@ use std::cmp::{Ordering, Reverse};
 use serde::Serialize;
 
 use crate::model::{Directive, Group, RobotsTxt};
-use crate::pattern::{Side, matches, normalize};
+use crate::pattern::{Compiled, Side, normalize, path_head};
 
 /// A rule in matchable form (internal).
 #[derive(Debug, Clone)]
 pub(crate) struct CompiledRule {
-    /// Normalised pattern without the final `$`.
-    pub pat: Box<str>,
-    /// A final `$` was present.
-    pub anchored: bool,
+    /// The normalised pattern in matchable form.
+    pub pat: Compiled,
     /// Octets of the normalised pattern including `*` and `$`: the match's specificity.
     pub prio: u32,
     /// Allow (true) or disallow.
@@ -38,6 +36,8 @@ pub(crate) struct CompiledRule {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     rules: Vec<CompiledRule>,
+    /// Every normalised pattern, concatenated (one allocation).
+    arena: String,
     /// Lower-case product token -> (rule list, groups naming it), sorted by token.
     agents: Vec<(Box<[u8]>, u32, Vec<u32>)>,
     /// Rule list and groups of `*`, when any group names `*`.
@@ -56,7 +56,7 @@ fn cmp_folded(lower: &[u8], b: &[u8]) -> Ordering {
 }
 
 impl Index {
-    pub(crate) fn build(groups: &[Group], rules: Vec<CompiledRule>) -> Index {
+    pub(crate) fn build(groups: &[Group], rules: Vec<CompiledRule>, arena: String) -> Index {
         // Rule indices of each group (rules were compiled in group order).
         let mut per_group: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
         for (i, r) in rules.iter().enumerate() {
@@ -119,7 +119,7 @@ impl Index {
             i = j;
         }
         let global = (!global_groups.is_empty()).then(|| (set_for(&global_groups, &mut sets), global_groups));
-        Index { rules, agents, global, sets }
+        Index { rules, arena, agents, global, sets }
     }
 
     /// The rule list and groups a crawler with product token `token` obeys: its own merged groups when
@@ -143,7 +143,8 @@ impl Index {
     /// The deciding rule for a normalised path, if any.
     fn decide(&self, token: &[u8], path: &[u8]) -> Option<&CompiledRule> {
         let (set, _) = self.resolve(token)?;
-        set.iter().filter_map(|&i| self.rules.get(i as usize)).find(|r| matches(r.pat.as_bytes(), r.anchored, path))
+        let head = path_head(path);
+        set.iter().filter_map(|&i| self.rules.get(i as usize)).find(|r| r.pat.matches(&self.arena, path, head))
     }
 }
 
@@ -162,7 +163,10 @@ pub fn product_token(agent: &str) -> &str {
 /// URL (`https://host/a?b`), whose scheme and authority are dropped. The fragment is removed
 /// (fragments are never sent to a server); an empty path becomes `/`.
 pub(crate) fn extract_path(input: &str) -> Cow<'_, str> {
-    let s = input.split('#').next().unwrap_or_default();
+    let s = match memchr::memchr(b'#', input.as_bytes()) {
+        Some(i) => input.get(..i).unwrap_or_default(),
+        None => input,
+    };
     if s.starts_with('/') {
         return Cow::Borrowed(s);
     }

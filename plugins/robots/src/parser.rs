@@ -11,7 +11,7 @@ use crate::codes;
 use crate::lexer::{Field, Lines, Record, classify, record};
 use crate::matcher::{CompiledRule, Index, product_token};
 use crate::model::{Directive, Group, NonStandard, PARSE_LIMIT, RobotsTxt, Rule, Sitemap, UserAgent};
-use crate::pattern::{Side, normalize, split_anchor};
+use crate::pattern::{Compiled, Side, normalize, split_anchor};
 
 /// At most this many diagnostics of one code are kept; the rest are counted in one summary line.
 const MAX_PER_CODE: u32 = 100;
@@ -90,6 +90,7 @@ struct Builder {
     sitemaps: Vec<Sitemap>,
     nonstandard: Vec<NonStandard>,
     compiled: Vec<CompiledRule>,
+    arena: String,
     sink: Sink,
     /// Index of the group being built, and whether it already has a rule (a following user-agent
     /// line then starts a new group).
@@ -148,8 +149,7 @@ impl Builder {
             let pat = normalize(body, Side::Pattern);
             let prio = u32::try_from(pat.len()).unwrap_or(u32::MAX).saturating_add(u32::from(anchored));
             self.compiled.push(CompiledRule {
-                pat: pat.into_owned().into_boxed_str(),
-                anchored,
+                pat: Compiled::new(&mut self.arena, &pat, anchored),
                 prio,
                 allow: directive == Directive::Allow,
                 line,
@@ -277,6 +277,7 @@ impl RobotsTxt {
             sitemaps: Vec::new(),
             nonstandard: Vec::new(),
             compiled: Vec::new(),
+            arena: String::new(),
             sink: Sink::default(),
             current: None,
             current_has_rules: false,
@@ -328,7 +329,7 @@ impl RobotsTxt {
         if !over {
             parsed_end = body.len();
         }
-        let index = Index::build(&b.groups, b.compiled);
+        let index = Index::build(&b.groups, b.compiled, b.arena);
         RobotsTxt {
             groups: b.groups,
             orphan_rules: b.orphan_rules,

@@ -119,18 +119,94 @@ pub(crate) fn split_anchor(raw: &[u8]) -> (&[u8], bool) {
     }
 }
 
+/// A pattern in matchable form: where its normalised text (final `$` removed) lies in the index's
+/// pattern arena, its end anchor, the length of its literal prefix (before the first `*`) and that
+/// prefix's first eight octets packed for a one-compare rejection test.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiled {
+    start: usize,
+    len: usize,
+    prefix_len: usize,
+    anchored: bool,
+    head: u64,
+    head_mask: u64,
+}
+
+/// Up to eight leading octets of `b`, little-endian, zero-padded.
+#[inline]
+fn load8(b: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    let n = b.len().min(8);
+    if let (Some(dst), Some(src)) = (buf.get_mut(..n), b.get(..n)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_le_bytes(buf)
+}
+
+impl Compiled {
+    /// Appends the normalised pattern `pat` (final `$` already removed; `anchored` says it was
+    /// present) to `arena` and compiles it.
+    pub(crate) fn new(arena: &mut String, pat: &str, anchored: bool) -> Compiled {
+        let start = arena.len();
+        arena.push_str(pat);
+        let prefix_len = memchr::memchr(b'*', pat.as_bytes()).unwrap_or(pat.len());
+        let n = prefix_len.min(8);
+        let head = load8(pat.as_bytes().get(..n).unwrap_or_default());
+        let head_mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+        Compiled { start, len: pat.len(), prefix_len, anchored, head, head_mask }
+    }
+
+    /// The normalised pattern without the final `$`.
+    #[inline]
+    pub(crate) fn pattern<'a>(&self, arena: &'a str) -> &'a [u8] {
+        arena.as_bytes().get(self.start..self.start + self.len).unwrap_or_default()
+    }
+
+    /// True when the pattern matches the normalised `path` from its first octet (RFC 9309 sections
+    /// 2.2.2 and 2.2.3). `path_head` is [`path_head`]`(path)`, computed once per query.
+    #[inline]
+    pub(crate) fn matches(&self, arena: &str, path: &[u8], path_head: u64) -> bool {
+        if (path_head ^ self.head) & self.head_mask != 0 {
+            return false;
+        }
+        let pat = self.pattern(arena);
+        if self.prefix_len == pat.len() {
+            return if self.anchored { path == pat } else { path.starts_with(pat) };
+        }
+        match_wildcards(pat, self.prefix_len, self.anchored, path)
+    }
+}
+
+/// Loads the first eight octets of a path for [`Compiled::matches`].
+#[inline]
+pub(crate) fn path_head(path: &[u8]) -> u64 {
+    load8(path)
+}
+
 /// True when the normalised pattern `pat` (with `anchored` for a final `$`) matches the normalised
 /// `path` from its first octet (RFC 9309 section 2.2.2 and 2.2.3): `*` matches any run of octets,
 /// an anchored pattern must consume the whole path.
+#[cfg(test)]
+pub(crate) fn matches(pat: &[u8], anchored: bool, path: &[u8]) -> bool {
+    match memchr::memchr(b'*', pat) {
+        None => {
+            if anchored {
+                path == pat
+            } else {
+                path.starts_with(pat)
+            }
+        }
+        Some(star) => match_wildcards(pat, star, anchored, path),
+    }
+}
+
+/// The wildcard case: `pat[star]` is the first `*`.
 ///
 /// Work is linear in `path.len()` times the number of wildcard segments: literal segments are found
 /// left to right with `memchr::memmem`; taking the leftmost occurrence of each segment is optimal
 /// for glob patterns, and an anchored final segment is checked against the end of the path.
-pub(crate) fn matches(pat: &[u8], anchored: bool, path: &[u8]) -> bool {
-    let Some(star) = memchr::memchr(b'*', pat) else {
-        return if anchored { path == pat } else { path.starts_with(pat) };
-    };
-    let (first, mut rest) = pat.split_at(star);
+fn match_wildcards(pat: &[u8], star: usize, anchored: bool, path: &[u8]) -> bool {
+    let (first, mut rest) = pat.split_at(star.min(pat.len()));
     if !path.starts_with(first) {
         return false;
     }
@@ -207,6 +283,23 @@ mod tests {
         assert!(!matches(b"", true, b"/"));
         assert!(matches(b"/*?", false, b"/search?q"));
         assert!(!matches(b"/*?", false, b"/search"));
+    }
+
+    #[test]
+    fn compiled_agrees_with_plain_matching() {
+        let pats = ["/", "/a", "/abcdefgh", "/abcdefghij", "/a*b", "*", "/*.php", "/fish*", "/x/y/z/page.html"];
+        let paths = ["/", "/a", "/ab", "/abcdefgh", "/abcdefghij/k", "/axxb", "/x.php", "/fish", "/x/y/z/page.html"];
+        for p in pats {
+            for anchored in [false, true] {
+                let mut arena = String::from("/junk*");
+                let c = Compiled::new(&mut arena, p, anchored);
+                assert_eq!(c.pattern(&arena), p.as_bytes());
+                for path in paths {
+                    let want = matches(p.as_bytes(), anchored, path.as_bytes());
+                    assert_eq!(c.matches(&arena, path.as_bytes(), path_head(path.as_bytes())), want, "{p} {anchored} {path}");
+                }
+            }
+        }
     }
 
     #[test]
