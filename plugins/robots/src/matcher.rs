@@ -1,11 +1,12 @@
 //! The matcher: which group a crawler obeys (RFC 9309 section 2.2.1) and which rule decides a path
 //! (section 2.2.2).
 //!
-//! At parse time every product token is mapped to the merged, pre-sorted rule list of all groups that
-//! name it (and `*` to the merged global groups). Rules are sorted by priority, i.e. pattern length in
-//! octets after normalisation (wildcards and `$` included), with `allow` first on ties and then file
-//! order, so a check scans the list and stops at the first rule that matches: that rule is the most
-//! specific one, and a tie goes to allow.
+//! At parse time every product token is mapped to the groups that name it (and `*` to the global
+//! groups), and each group's rules are sorted by priority, i.e. pattern length in octets after
+//! normalisation (wildcards and `$` included), with `allow` first on ties and then file order. A check
+//! scans each of the crawler's groups and stops at the first rule that matches (or that can no longer
+//! beat the best match so far): the best of those is the most specific rule of the merged groups, and
+//! a tie goes to allow.
 
 use std::borrow::Cow;
 use std::cmp::{Ordering, Reverse};
@@ -32,22 +33,31 @@ pub(crate) struct CompiledRule {
     pub rule: u32,
 }
 
-/// Per-agent rule lists, built once at parse time (internal).
+/// The matching index, built once at parse time (internal).
+///
+/// Rules are compiled in group order, so each group's rules are a contiguous range of `rules`; each
+/// range is sorted most specific first (priority descending, allow first, then line). Memory is
+/// linear in the number of rules and `user-agent` lines, whatever the file.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     rules: Vec<CompiledRule>,
     /// Every normalised pattern, concatenated (one allocation).
     arena: String,
-    /// Lower-case product token -> (rule list, groups naming it), sorted by token.
-    agents: Vec<(Box<[u8]>, u32, Vec<u32>)>,
-    /// Rule list and groups of `*`, when any group names `*`.
-    global: Option<(u32, Vec<u32>)>,
-    /// Rule lists: indices into `rules`, most specific first.
-    sets: Vec<Vec<u32>>,
+    /// Per group: the range of `rules` holding its rules.
+    ranges: Vec<(usize, usize)>,
+    /// Lower-case product token -> range of `agent_groups` listing the groups that name it; sorted by
+    /// token.
+    agents: Vec<(Box<[u8]>, usize, usize)>,
+    /// Group indices, ascending within each token's range.
+    agent_groups: Vec<u32>,
+    /// Groups naming `*`, ascending.
+    global: Vec<u32>,
 }
 
-fn sort_set(set: &mut [u32], rules: &[CompiledRule]) {
-    set.sort_by_key(|&i| rules.get(i as usize).map(|r| (Reverse(r.prio), !r.allow, r.line)));
+/// True when `r` beats `best` (more octets; on a tie allow; then the earlier line).
+#[inline]
+fn outranks(r: &CompiledRule, best: &CompiledRule) -> bool {
+    (r.prio, r.allow, Reverse(r.line)) > (best.prio, best.allow, Reverse(best.line))
 }
 
 /// Compares a lower-case token with `b` folded to lower case, byte by byte.
@@ -56,22 +66,29 @@ fn cmp_folded(lower: &[u8], b: &[u8]) -> Ordering {
 }
 
 impl Index {
-    pub(crate) fn build(groups: &[Group], rules: Vec<CompiledRule>, arena: String) -> Index {
-        // Rule indices of each group (rules were compiled in group order).
-        let mut per_group: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
-        for (i, r) in rules.iter().enumerate() {
-            if let (Some(list), Ok(i)) = (per_group.get_mut(r.group as usize), u32::try_from(i)) {
-                list.push(i);
+    pub(crate) fn build(groups: &[Group], mut rules: Vec<CompiledRule>, arena: String) -> Index {
+        let mut ranges = vec![(0usize, 0usize); groups.len()];
+        let mut start = 0;
+        while let Some(first) = rules.get(start) {
+            let g = first.group;
+            let end = rules.iter().skip(start).position(|r| r.group != g).map_or(rules.len(), |n| start + n);
+            if let Some(slice) = rules.get_mut(start..end) {
+                slice.sort_by_key(|r| (Reverse(r.prio), !r.allow, r.line));
             }
+            if let Some(slot) = ranges.get_mut(g as usize) {
+                *slot = (start, end);
+            }
+            start = end;
         }
+
         let mut pairs: Vec<(Vec<u8>, u32)> = Vec::new();
-        let mut global_groups: Vec<u32> = Vec::new();
+        let mut global: Vec<u32> = Vec::new();
         for (gi, g) in groups.iter().enumerate() {
             let gi = u32::try_from(gi).unwrap_or(u32::MAX);
             for a in &g.agents {
                 if a.is_global() {
-                    if global_groups.last() != Some(&gi) {
-                        global_groups.push(gi);
+                    if global.last() != Some(&gi) {
+                        global.push(gi);
                     }
                 } else if !a.token.is_empty() {
                     pairs.push((a.token.to_ascii_lowercase().into_bytes(), gi));
@@ -81,70 +98,54 @@ impl Index {
         pairs.sort_unstable();
         pairs.dedup();
 
-        let mut sets: Vec<Vec<u32>> = Vec::new();
-        let mut group_set: Vec<Option<u32>> = vec![None; groups.len()];
-        let mut set_for = |gs: &[u32], sets: &mut Vec<Vec<u32>>| -> u32 {
-            if let [g] = gs
-                && let Some(Some(s)) = group_set.get(*g as usize)
-            {
-                return *s;
-            }
-            let mut set: Vec<u32> =
-                gs.iter().flat_map(|g| per_group.get(*g as usize).into_iter().flatten().copied()).collect();
-            sort_set(&mut set, &rules);
-            let id = u32::try_from(sets.len()).unwrap_or(u32::MAX);
-            sets.push(set);
-            if let [g] = gs
-                && let Some(slot) = group_set.get_mut(*g as usize)
-            {
-                *slot = Some(id);
-            }
-            id
-        };
-
-        let mut agents = Vec::new();
-        let mut i = 0;
-        while let Some((token, _)) = pairs.get(i) {
-            let mut gs = Vec::new();
-            let mut j = i;
-            while let Some((t, g)) = pairs.get(j) {
-                if t != token {
-                    break;
+        let mut agents: Vec<(Box<[u8]>, usize, usize)> = Vec::new();
+        let mut agent_groups = Vec::with_capacity(pairs.len());
+        for (token, g) in pairs {
+            match agents.last_mut() {
+                Some((t, _, end)) if **t == *token => *end += 1,
+                _ => {
+                    let at = agent_groups.len();
+                    agents.push((token.into_boxed_slice(), at, at + 1));
                 }
-                gs.push(*g);
-                j += 1;
             }
-            let set = set_for(&gs, &mut sets);
-            agents.push((token.clone().into_boxed_slice(), set, gs));
-            i = j;
+            agent_groups.push(g);
         }
-        let global = (!global_groups.is_empty()).then(|| (set_for(&global_groups, &mut sets), global_groups));
-        Index { rules, arena, agents, global, sets }
+        Index { rules, arena, ranges, agents, agent_groups, global }
     }
 
-    /// The rule list and groups a crawler with product token `token` obeys: its own merged groups when
-    /// any group names it, else the merged `*` groups, else None (no group applies: all allowed).
-    fn resolve(&self, token: &[u8]) -> Option<(&[u32], &[u32])> {
+    /// The groups a crawler with product token `token` obeys: every group naming it, else every `*`
+    /// group; None when no group applies (everything allowed).
+    fn resolve(&self, token: &[u8]) -> Option<&[u32]> {
         let specific = if token.is_empty() {
             None
         } else {
             self.agents.binary_search_by(|(t, _, _)| cmp_folded(t, token)).ok().and_then(|i| self.agents.get(i))
         };
-        let (set, groups) = match specific {
-            Some((_, set, groups)) => (*set, groups.as_slice()),
-            None => {
-                let (set, groups) = self.global.as_ref()?;
-                (*set, groups.as_slice())
-            }
-        };
-        Some((self.sets.get(set as usize).map_or(&[][..], Vec::as_slice), groups))
+        match specific {
+            Some((_, start, end)) => self.agent_groups.get(*start..*end),
+            None => (!self.global.is_empty()).then_some(self.global.as_slice()),
+        }
     }
 
-    /// The deciding rule for a normalised path, if any.
+    /// The deciding rule for a normalised path, if any: the best first match over the groups'
+    /// sorted rule lists (the groups are merged, RFC 9309 section 2.2.1).
     fn decide(&self, token: &[u8], path: &[u8]) -> Option<&CompiledRule> {
-        let (set, _) = self.resolve(token)?;
+        let groups = self.resolve(token)?;
         let head = path_head(path);
-        set.iter().filter_map(|&i| self.rules.get(i as usize)).find(|r| r.pat.matches(&self.arena, path, head))
+        let mut best: Option<&CompiledRule> = None;
+        for &g in groups {
+            let Some(&(start, end)) = self.ranges.get(g as usize) else { continue };
+            for r in self.rules.get(start..end).unwrap_or_default() {
+                if best.is_some_and(|b| !outranks(r, b)) {
+                    break;
+                }
+                if r.pat.matches(&self.arena, path, head) {
+                    best = Some(r);
+                    break;
+                }
+            }
+        }
+        best
     }
 }
 
@@ -266,7 +267,7 @@ impl RobotsTxt {
     pub fn groups_for(&self, agent: &str) -> Vec<usize> {
         self.index
             .resolve(product_token(agent).as_bytes())
-            .map(|(_, groups)| groups.iter().map(|&g| g as usize).collect())
+            .map(|groups| groups.iter().map(|&g| g as usize).collect())
             .unwrap_or_default()
     }
 
@@ -314,6 +315,30 @@ mod tests {
         assert_eq!(r.check("x", "/public"), Verdict { allowed: true, rule: None });
         assert!(!r.is_allowed("x", "https://other.example/private"));
         assert!(r.is_allowed("x", "/robots.txt?x"));
+    }
+
+    #[test]
+    fn many_agents_in_repeated_groups_stay_linear() {
+        // Two groups naming the same 4,000 agents, 4,000 rules each: merging is done per query over the
+        // two groups' lists, never by materialising a merged list per agent (which would be 32 million
+        // entries here).
+        let mut body = String::new();
+        for g in 0..2 {
+            for a in 0..4000 {
+                body.push_str(&format!("User-agent: bot{a}\n"));
+            }
+            for r in 0..4000 {
+                body.push_str(&format!("Disallow: /g{g}/r{r}/\n"));
+            }
+        }
+        assert!(body.len() < crate::PARSE_LIMIT);
+        let r = RobotsTxt::parse(body.as_bytes());
+        assert_eq!(r.groups().len(), 2);
+        assert_eq!(r.groups_for("BOT17"), vec![0, 1]);
+        assert_eq!(r.check("bot3999", "/g1/r3999/x").rule.map(|m| m.line), Some(16_000));
+        assert_eq!(r.check("bot0", "/g0/r0/").rule.map(|m| m.line), Some(4_001));
+        assert!(r.is_allowed("bot0", "/g2/"));
+        assert!(r.is_allowed("other", "/g0/r0/"));
     }
 
     #[test]

@@ -296,7 +296,11 @@ mod tests {
                 assert_eq!(c.pattern(&arena), p.as_bytes());
                 for path in paths {
                     let want = matches(p.as_bytes(), anchored, path.as_bytes());
-                    assert_eq!(c.matches(&arena, path.as_bytes(), path_head(path.as_bytes())), want, "{p} {anchored} {path}");
+                    assert_eq!(
+                        c.matches(&arena, path.as_bytes(), path_head(path.as_bytes())),
+                        want,
+                        "{p} {anchored} {path}"
+                    );
                 }
             }
         }

@@ -28,11 +28,16 @@ fn compare(name: &str, ours: &[bool], theirs: &[bool]) -> Vec<Disagreement> {
             for url in &input.urls {
                 if ours.get(i) != theirs.get(i) {
                     let v = robots.check(agent, url);
-                    let rule = v.rule.map(|r| format!("line {} {}: {}", r.line, r.directive, r.pattern)).unwrap_or_default();
+                    let rule =
+                        v.rule.map(|r| format!("line {} {}: {}", r.line, r.directive, r.pattern)).unwrap_or_default();
                     out.push(Disagreement {
                         host: input.host.clone(),
                         bom: input.body.starts_with(b"\xEF\xBB\xBF"),
-                        agent, url: url.clone(), ours: v.allowed, rule });
+                        agent,
+                        url: url.clone(),
+                        ours: v.allowed,
+                        rule,
+                    });
                 }
                 i += 1;
             }
@@ -74,7 +79,8 @@ fn agreement_with_texting_robots_and_robotstxt() {
 /// counts are pinned so a change in either crate or in the cases is noticed.
 #[test]
 fn conformance_cases_with_the_other_crates() {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/robots/robots_cases.jsonl");
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/robots/robots_cases.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (mut texting_wrong, mut google_wrong, mut total) = (Vec::new(), Vec::new(), 0);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
