@@ -18,7 +18,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Fetch every registered document of each target origin and stream JSON Lines records.
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Interpret one local file as if it had been fetched from --url; print one JSON report.
     Parse(ParseArgs),
     /// robots.txt tools.

@@ -118,7 +118,7 @@ struct Overrides {
 ///
 /// Errors: an unreadable or malformed configuration file, an unknown key, or a value of the wrong
 /// type (figment's message names the key and the source).
-pub fn load(args: &ScanArgs) -> Result<Settings, figment::Error> {
+pub fn load(args: &ScanArgs) -> Result<Settings, Box<figment::Error>> {
     let file: Option<PathBuf> = match &args.config {
         Some(p) => Some(p.clone()),
         None => Path::new("wellknown.toml").exists().then(|| PathBuf::from("wellknown.toml")),
@@ -126,7 +126,7 @@ pub fn load(args: &ScanArgs) -> Result<Settings, figment::Error> {
     let mut fig = Figment::from(Serialized::defaults(Settings::default()));
     if let Some(f) = file {
         if !f.exists() {
-            return Err(figment::Error::from(format!("configuration file {} does not exist", f.display())));
+            return Err(Box::new(figment::Error::from(format!("configuration file {} does not exist", f.display()))));
         }
         fig = fig.merge(Toml::file(f));
     }
@@ -149,5 +149,5 @@ pub fn load(args: &ScanArgs) -> Result<Settings, figment::Error> {
         output: args.output.clone(),
         quiet: args.quiet,
     };
-    fig.merge(Env::prefixed("WELLKNOWN_")).merge(Serialized::defaults(o)).extract()
+    fig.merge(Env::prefixed("WELLKNOWN_")).merge(Serialized::defaults(o)).extract().map_err(Box::new)
 }

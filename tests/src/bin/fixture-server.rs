@@ -26,11 +26,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let (Some(path), Some(pem)) = (&ca_out, &server.ca_pem) {
-        if let Err(e) = std::fs::write(path, pem) {
-            eprintln!("fixture-server: writing {}: {e}", path.display());
-            std::process::exit(2);
-        }
+    if let (Some(path), Some(pem)) = (&ca_out, &server.ca_pem)
+        && let Err(e) = std::fs::write(path, pem)
+    {
+        eprintln!("fixture-server: writing {}: {e}", path.display());
+        std::process::exit(2);
     }
     let https = server.https_addr.map(|a| a.to_string()).unwrap_or_else(|| "-".into());
     println!("http={} https={https}", server.http_addr);

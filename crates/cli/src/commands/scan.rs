@@ -114,10 +114,10 @@ async fn scan(engine: Arc<Engine>, targets: Vec<Origin>, settings: &Settings) ->
     if let Err(e) = writer.flush() {
         write_error.get_or_insert(e);
     }
-    if let Some(e) = write_error {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(format!("writing output: {e}"));
-        }
+    if let Some(e) = write_error
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(format!("writing output: {e}"));
     }
     let s = &outcome.summary;
     if !settings.quiet {
