@@ -66,9 +66,9 @@ impl Availability {
 /// 429 is classed as unreachable, not unavailable: it says "slow down", not "there is no file"
 /// (Google treats it the same way).
 pub fn availability(meta: &FetchMeta) -> Option<Availability> {
-    if let Some(f) = &meta.failure {
+    if let Some(f) = meta.failure.as_ref().filter(|f| !(f.class == FailureClass::BodyTooLarge && meta.status.is_some()))
+    {
         return match f.class {
-            FailureClass::BodyTooLarge if meta.is_success() => Some(Availability::Available),
             FailureClass::TooManyRedirects | FailureClass::RedirectLoop | FailureClass::InvalidRedirect => {
                 Some(Availability::Unavailable)
             }

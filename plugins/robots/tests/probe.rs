@@ -196,6 +196,8 @@ fn fetch_semantics() {
     ] {
         assert_eq!(availability(&failed(None, Some(class))), unreachable, "{class}");
     }
+    assert_eq!(availability(&failed(Some(404), Some(FailureClass::BodyTooLarge))), unavailable);
+    assert_eq!(availability(&failed(Some(502), Some(FailureClass::BodyTooLarge))), unreachable);
     assert_eq!(availability(&failed(None, Some(FailureClass::PrivateAddress))), None);
     assert_eq!(availability(&failed(None, Some(FailureClass::OutOfScope))), None);
     let r = RobotsProbe.interpret_unavailable(&failed(Some(503), None)).expect("report");
