@@ -169,8 +169,11 @@ impl Origin {
         let Some(dp) = default_port(&scheme) else {
             return Err(OriginError::UnsupportedScheme(scheme));
         };
-        let host = url.host().ok_or_else(|| OriginError::NoHost(url.to_string()))?;
-        Ok(Origin { scheme, host: Host::from(host), port: url.port().unwrap_or(dp) })
+        let host = Host::from(url.host().ok_or_else(|| OriginError::NoHost(url.to_string()))?);
+        if host == Host::Domain(String::new()) {
+            return Err(OriginError::InvalidHost(url.to_string()));
+        }
+        Ok(Origin { scheme, host, port: url.port().unwrap_or(dp) })
     }
 
     /// Builds an origin from parts. The scheme must be http, https or ftp; `port` `None` means default.
@@ -323,6 +326,8 @@ mod tests {
         assert_eq!(o("A.Example.").host(), &Host::Domain("a.example".into()));
         assert!(Origin::parse_target("mailto:a@b.example").is_err());
         assert!(Origin::parse_target("").is_err());
+        assert!(Origin::parse_target(".").is_err());
+        assert!(Origin::parse_target("https://./x").is_err());
     }
 
     #[test]
