@@ -166,7 +166,10 @@ pub async fn fetch_and_interpret<P: WellKnownProbe + ?Sized>(
     let result = cx.fetch(FetchRequest::get(url, probe.policy())).await;
     let mut meta = result.meta;
     meta.declared_by = declared_by.to_vec();
-    let report = if meta.is_success() && meta.failure.is_none() {
+    // A body cut at the hard cap is still a 2xx body: interpret what arrived (the truncation is in
+    // the metadata). Any other failure means there is no document to read.
+    let usable = meta.failure.as_ref().is_none_or(|f| f.class == crate::FailureClass::BodyTooLarge);
+    let report = if meta.is_success() && usable {
         Some(probe.interpret(&result.body, &meta))
     } else {
         probe.interpret_unavailable(&meta)
