@@ -1,2 +1,112 @@
-//! Placeholder until the sitemap benchmark lands.
-fn main() {}
+//! Throughput of the sitemap parser against a bare quick-xml event pass over the same bytes (the floor
+//! of a streaming design): the largest real sitemaps of the fixtures, and a generated 50 MB /
+//! 50,000-URL file, plain and gzipped. Report: `docs/benchmarks/sitemap.md`.
+//!
+//! `cargo bench -p wellknown-sitemap`
+
+mod generator;
+
+use std::hint::black_box;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use url::Url;
+use wellknown_core::{FetchMeta, Timestamp};
+use wellknown_sitemap::{Limits, parse_sitemap};
+
+/// A bare event pass over an in-memory document: read every event, count start tags.
+fn bare_slice(body: &[u8]) -> usize {
+    let mut r = Reader::from_reader(body);
+    r.config_mut().allow_dangling_amp = true;
+    r.config_mut().check_end_names = false;
+    let mut n = 0;
+    loop {
+        match r.read_event() {
+            Ok(Event::Start(_)) => n += 1,
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
+    n
+}
+
+/// A bare event pass over a gzipped document, decompressed as a stream.
+fn bare_gzip(body: &[u8]) -> usize {
+    let gz = BufReader::with_capacity(64 * 1024, flate2::bufread::GzDecoder::new(body));
+    let mut r = Reader::from_reader(gz);
+    r.config_mut().allow_dangling_amp = true;
+    r.config_mut().check_end_names = false;
+    let mut buf = Vec::new();
+    let mut n = 0;
+    loop {
+        buf.clear();
+        match r.read_event_into(&mut buf) {
+            Ok(Event::Start(_)) => n += 1,
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
+    n
+}
+
+fn fixture(rel: &str) -> (String, Vec<u8>) {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(rel);
+    let body = std::fs::read(&p).unwrap_or_default();
+    (format!("https://{rel}"), body)
+}
+
+fn meta(url: &str) -> FetchMeta {
+    FetchMeta::synthetic(
+        Url::parse(url).unwrap_or_else(|_| Url::parse("https://a.example/").unwrap()),
+        None,
+        Timestamp::UNIX_EPOCH,
+    )
+}
+
+fn real(c: &mut Criterion) {
+    let mut g = c.benchmark_group("real");
+    g.measurement_time(Duration::from_secs(5));
+    for rel in [
+        "geoconnex.us/sitemap/ref/pws/pws__3.xml",
+        "geoconnex.us/sitemap/CUAHSI/CUAHSI_HIS_GHCN_ids__0.xml",
+        "sitemap.mykumi.com/en-products-1.xml",
+        "ou7line.com/sitemap-en.xml",
+    ] {
+        let (url, body) = fixture(rel);
+        let m = meta(&url);
+        let urls = parse_sitemap(&body, &m, &Limits::default()).candidates.len();
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        eprintln!("{name}: {} bytes, {urls} URLs", body.len());
+        g.throughput(Throughput::Bytes(body.len() as u64));
+        g.bench_with_input(BenchmarkId::new("parse_sitemap", name), &body, |b, body| {
+            b.iter(|| parse_sitemap(black_box(body), &m, &Limits::default()))
+        });
+        g.bench_with_input(BenchmarkId::new("bare_quick_xml", name), &body, |b, body| {
+            b.iter(|| bare_slice(black_box(body)))
+        });
+    }
+    g.finish();
+}
+
+fn generated(c: &mut Criterion) {
+    let plain = generator::large_sitemap();
+    let gz = generator::gzip(&plain);
+    eprintln!("generated: {} bytes plain, {} bytes gzipped, {} URLs", plain.len(), gz.len(), generator::URLS);
+    let m = meta("https://www.example.com/sitemap.xml");
+    let mut g = c.benchmark_group("generated_50MB");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(20));
+    g.throughput(Throughput::Bytes(plain.len() as u64));
+    g.bench_function("parse_sitemap/plain", |b| b.iter(|| parse_sitemap(black_box(&plain), &m, &Limits::default())));
+    g.bench_function("bare_quick_xml/plain", |b| b.iter(|| bare_slice(black_box(&plain))));
+    g.bench_function("parse_sitemap/gzip", |b| b.iter(|| parse_sitemap(black_box(&gz), &m, &Limits::default())));
+    g.bench_function("bare_quick_xml/gzip", |b| b.iter(|| bare_gzip(black_box(&gz))));
+    g.finish();
+}
+
+criterion_group!(benches, real, generated);
+criterion_main!(benches);

@@ -15,17 +15,6 @@ use crate::values::{LocError, check_url};
 /// sitemaps.org: "[loc] must be less than 2,048 characters".
 const LONG_LOC_CHARS: usize = 2048;
 
-/// A declared value as read: text (not yet trimmed), where, and what went wrong while reading it.
-#[derive(Debug, Clone)]
-pub(crate) struct Value {
-    pub text: String,
-    pub locator: Locator,
-    /// First undefined entity reference inside the value.
-    pub undefined: Option<String>,
-    /// The value was longer than [`Limits::max_value_bytes`] and was cut.
-    pub overflow: bool,
-}
-
 /// Shortens a value for a diagnostic message.
 pub(crate) fn shown(s: &str) -> String {
     let t = crate::values::trim(s);
@@ -73,11 +62,23 @@ impl<'v, V: Visitor> Emitter<'v, V> {
     }
 
     pub(crate) fn error(&mut self, code: &str, message: impl Into<String>, locator: Option<Locator>) {
-        self.visitor.diagnostic(Diagnostic::error(code, message, locator));
+        if self.visitor.wants(code) {
+            self.visitor.diagnostic(Diagnostic::error(code, message, locator));
+        }
     }
 
     pub(crate) fn warn(&mut self, code: &str, message: impl Into<String>, locator: Option<Locator>) {
-        self.visitor.diagnostic(Diagnostic::warning(code, message, locator));
+        if self.visitor.wants(code) {
+            self.visitor.diagnostic(Diagnostic::warning(code, message, locator));
+        }
+    }
+
+    /// An error whose message and locator are built only if the visitor wants it.
+    pub(crate) fn error_with(&mut self, code: &str, build: impl FnOnce() -> (String, Option<Locator>)) {
+        if self.visitor.wants(code) {
+            let (message, locator) = build();
+            self.visitor.diagnostic(Diagnostic::error(code, message, locator));
+        }
     }
 
     /// Reports invalid UTF-8 once per document.
@@ -110,58 +111,56 @@ impl<'v, V: Visitor> Emitter<'v, V> {
         self.incomplete = true;
     }
 
-    /// Validates a declared value and reports it. `base` resolves relative references (Atom only).
+    /// Validates a declared value (`text`, not yet trimmed) and reports it. `undefined` is the first
+    /// undefined entity inside it, `overflow` says it was cut at the value cap. `base` resolves relative
+    /// references (Atom only).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn value(
         &mut self,
         relation: Relation,
-        value: Value,
+        text: &str,
+        locator: Locator,
+        undefined: Option<&str>,
+        overflow: bool,
         hints: Vec<(&'static str, String)>,
         base: Option<&Url>,
     ) {
         if self.stop {
             return;
         }
-        let Value { text, locator, undefined, overflow } = value;
         if let Some(name) = undefined {
-            self.error(
-                codes::UNDEFINED_ENTITY,
-                format!("entity &{name}; is not defined (no DTD is read); the value {} is dropped", shown(&text)),
-                Some(locator),
-            );
+            self.error_with(codes::UNDEFINED_ENTITY, || {
+                let msg =
+                    format!("entity &{name}; is not defined (no DTD is read); the value {} is dropped", shown(text));
+                (msg, Some(locator))
+            });
             return;
         }
         if overflow {
-            self.error(
-                codes::INVALID_LOC,
-                format!("value longer than {} bytes dropped", self.limits.max_value_bytes),
-                Some(locator),
-            );
+            let max = self.limits.max_value_bytes;
+            self.error_with(codes::INVALID_LOC, || (format!("value longer than {max} bytes dropped"), Some(locator)));
             return;
         }
-        let url = match check_url(&text, base) {
+        let url = match check_url(text, base) {
             Ok(u) => u,
-            Err(LocError::Empty) => {
-                self.error(codes::MISSING_LOC, "empty URL", Some(locator));
-                return;
-            }
-            Err(LocError::Relative) => {
-                self.error(
-                    codes::RELATIVE_LOC,
-                    format!("{} is relative; sitemaps need absolute URLs", shown(&text)),
-                    Some(locator),
-                );
-                return;
-            }
-            Err(LocError::Scheme(s)) => {
-                self.error(
-                    codes::UNSUPPORTED_SCHEME,
-                    format!("{} uses scheme {s:?}; only http and https URLs are kept", shown(&text)),
-                    Some(locator),
-                );
-                return;
-            }
-            Err(LocError::Invalid) => {
-                self.error(codes::INVALID_LOC, format!("{} is not a valid URL", shown(&text)), Some(locator));
+            Err(e) => {
+                let code = match &e {
+                    LocError::Empty => codes::MISSING_LOC,
+                    LocError::Relative => codes::RELATIVE_LOC,
+                    LocError::Scheme(_) => codes::UNSUPPORTED_SCHEME,
+                    LocError::Invalid => codes::INVALID_LOC,
+                };
+                self.error_with(code, || {
+                    let msg = match e {
+                        LocError::Empty => "empty URL".to_string(),
+                        LocError::Relative => format!("{} is relative; sitemaps need absolute URLs", shown(text)),
+                        LocError::Scheme(s) => {
+                            format!("{} uses scheme {s:?}; only http and https URLs are kept", shown(text))
+                        }
+                        LocError::Invalid => format!("{} is not a valid URL", shown(text)),
+                    };
+                    (msg, Some(locator))
+                });
                 return;
             }
         };
@@ -170,13 +169,12 @@ impl<'v, V: Visitor> Emitter<'v, V> {
         }
         let out_of_location = relation.is_primary() && !self.rule.allows(&url);
         if out_of_location {
-            self.error(
-                codes::OUT_OF_LOCATION,
-                format!(
+            self.error_with(codes::OUT_OF_LOCATION, || {
+                let msg = format!(
                     "{url} is outside this sitemap's location and no robots.txt of its origin declared this sitemap"
-                ),
-                Some(locator.clone()),
-            );
+                );
+                (msg, Some(locator.clone()))
+            });
         }
         self.found(Found { relation, url, locator, hints, out_of_location });
     }
@@ -193,7 +191,8 @@ impl<'v, V: Visitor> Emitter<'v, V> {
             if self.urls > self.limits.max_urls && !self.too_many_urls {
                 self.too_many_urls = true;
                 let msg = format!("more than {} URLs in one file (sitemaps.org limit)", self.limits.max_urls);
-                self.error(codes::TOO_MANY_URLS, msg, Some(found.locator.clone()));
+                let loc = Some(found.locator.clone());
+                self.error(codes::TOO_MANY_URLS, msg, loc);
             }
         }
         if let ControlFlow::Break(()) = self.visitor.found(found) {

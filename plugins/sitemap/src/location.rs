@@ -21,9 +21,31 @@ use wellknown_core::{FetchMeta, Origin};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocationRule {
     /// (origin, directory path ending in `/`) of the sitemap's final and requested URLs.
-    bases: Vec<(Origin, String)>,
+    bases: Vec<(Key, String)>,
     /// Origins whose robots.txt declared this sitemap.
-    cross_submitted: Vec<Origin>,
+    cross_submitted: Vec<Key>,
+}
+
+/// An origin compared without allocating: scheme, host as the `url` crate serialises it (lower case,
+/// punycode, IPv6 in brackets) without a trailing dot, effective port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    scheme: String,
+    host: String,
+    port: u16,
+}
+
+impl Key {
+    fn of(url: &Url) -> Option<Key> {
+        let o = Origin::from_url(url).ok()?;
+        Some(Key { scheme: o.scheme().to_string(), host: o.host().as_url_host(), port: o.port() })
+    }
+
+    fn matches(&self, url: &Url) -> bool {
+        url.scheme() == self.scheme
+            && url.port_or_known_default() == Some(self.port)
+            && url.host_str().is_some_and(|h| h.strip_suffix('.').unwrap_or(h) == self.host)
+    }
 }
 
 /// The directory of a URL's path: everything up to and including the last `/` (`/catalog/` for
@@ -42,32 +64,23 @@ impl LocationRule {
     pub fn for_meta(meta: &FetchMeta) -> LocationRule {
         let mut bases = Vec::new();
         for u in [&meta.url, &meta.requested_url] {
-            if let Ok(o) = Origin::from_url(u) {
-                let base = (o, directory(u).to_string());
+            if let Some(k) = Key::of(u) {
+                let base = (k, directory(u).to_string());
                 if !bases.contains(&base) {
                     bases.push(base);
                 }
             }
         }
-        let cross_submitted = meta
-            .declared_by
-            .iter()
-            .filter(|d| d.path() == "/robots.txt")
-            .filter_map(|d| Origin::from_url(d).ok())
-            .collect();
+        let cross_submitted =
+            meta.declared_by.iter().filter(|d| d.path() == "/robots.txt").filter_map(Key::of).collect();
         LocationRule { bases, cross_submitted }
     }
 
     /// True when `url` may be listed by this sitemap: under its directory on the same origin, or on an
     /// origin whose robots.txt declared the sitemap.
     pub fn allows(&self, url: &Url) -> bool {
-        let Ok(origin) = Origin::from_url(url) else {
-            return false;
-        };
-        if self.cross_submitted.contains(&origin) {
-            return true;
-        }
-        self.bases.iter().any(|(o, dir)| *o == origin && url.path().starts_with(dir.as_str()))
+        self.bases.iter().any(|(k, dir)| k.matches(url) && url.path().starts_with(dir.as_str()))
+            || self.cross_submitted.iter().any(|k| k.matches(url))
     }
 }
 
@@ -96,6 +109,10 @@ mod tests {
         assert!(!r.allows(&u("http://a.example/catalog/x")));
         assert!(!r.allows(&u("https://a.example:8443/catalog/x")));
         assert!(!r.allows(&u("https://www.a.example/catalog/x")));
+        assert!(r.allows(&u("https://a.example./catalog/x")));
+        let r = LocationRule::for_meta(&meta("http://[2001:db8::1]:8080/s.xml", &[]));
+        assert!(r.allows(&u("http://[2001:DB8:0::1]:8080/p")));
+        assert!(!r.allows(&u("http://[2001:db8::1]/p")));
         assert_eq!(directory(&u("https://a.example/sitemap.xml")), "/");
     }
 

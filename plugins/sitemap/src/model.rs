@@ -89,7 +89,7 @@ pub struct Found {
     pub url: Url,
     /// Where it is declared: XML path (`/urlset/url[3]/loc`) or text line.
     pub locator: Locator,
-    /// Hints as declared (`lastmod`, `changefreq`, `priority`, `hreflang`, `video_field`,
+    /// Hints as declared (`lastmod`, `changefreq`, `priority`, `hreflang`,
     /// `news_title`, `news_publication_date`), trimmed, never interpreted.
     pub hints: Vec<(&'static str, String)>,
     /// True when the URL breaks the location rule (see [`crate::LocationRule`]); only ever set on
@@ -101,8 +101,14 @@ pub struct Found {
 pub trait Visitor {
     /// A URL was declared. Return `ControlFlow::Break(())` to stop reading.
     fn found(&mut self, found: Found) -> ControlFlow<()>;
-    /// A diagnostic (error or warning) was raised.
+    /// A diagnostic (error or warning) was raised (only called when [`Visitor::wants`] said yes).
     fn diagnostic(&mut self, diagnostic: Diagnostic);
+    /// Asked before a diagnostic with `code` is built; returning false skips it (its message is then
+    /// never formatted). Lets a visitor cap diagnostics per code cheaply. Default: true.
+    fn wants(&mut self, code: &str) -> bool {
+        let _ = code;
+        true
+    }
 }
 
 /// What is known once reading has ended.

@@ -2,7 +2,7 @@
 //! for in-location child sitemaps, diagnostics capped per code, facts.
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 use std::ops::ControlFlow;
 
 use wellknown_core::{Candidate, CandidateKind, Diagnostic, Report};
@@ -18,18 +18,33 @@ use crate::model::{Found, Relation, Summary, Visitor};
 pub struct ReportBuilder {
     report: Report,
     /// Hash of (relation, URL) → candidate index, open addressing on the hash value.
-    seen: HashMap<u64, u32>,
+    seen: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
+    /// Per-builder random keys, so crafted URLs cannot collide on purpose.
+    hasher: RandomState,
     max_per_code: u32,
     per_code: BTreeMap<String, u64>,
     duplicates: u64,
     out_of_location: u64,
 }
 
-fn key(relation: Relation, url: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    relation.hash(&mut h);
-    url.hash(&mut h);
-    h.finish()
+/// The keys of `seen` are already hashes: use them as they are.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl ReportBuilder {
@@ -37,7 +52,8 @@ impl ReportBuilder {
     pub fn new(probe: &str, url: &url::Url, max_diagnostics_per_code: u32) -> Self {
         ReportBuilder {
             report: Report::new(probe, url, "invalid"),
-            seen: HashMap::new(),
+            seen: HashMap::default(),
+            hasher: RandomState::new(),
             max_per_code: max_diagnostics_per_code,
             per_code: BTreeMap::new(),
             duplicates: 0,
@@ -47,9 +63,7 @@ impl ReportBuilder {
 
     /// Adds a diagnostic directly (subject to the per-code cap).
     pub fn push(&mut self, d: Diagnostic) {
-        let n = self.per_code.entry(d.code.clone()).or_insert(0);
-        *n += 1;
-        if *n <= u64::from(self.max_per_code) {
+        if self.wants(&d.code) {
             self.report.push(d);
         }
     }
@@ -91,7 +105,7 @@ impl ReportBuilder {
 impl Visitor for ReportBuilder {
     fn found(&mut self, found: Found) -> ControlFlow<()> {
         let Found { relation, url, locator, hints, out_of_location } = found;
-        let mut k = key(relation, url.as_str());
+        let mut k = self.hasher.hash_one((relation, url.as_str()));
         loop {
             match self.seen.get(&k) {
                 None => break,
@@ -103,9 +117,9 @@ impl Visitor for ReportBuilder {
                         .is_some_and(|c| c.relation == relation.as_str() && c.value == url.as_str());
                     if same {
                         self.duplicates += 1;
-                        if relation.is_primary() {
+                        if relation.is_primary() && self.wants(codes::DUPLICATE_URL) {
                             let msg = format!("{url} is listed again (first kept)");
-                            self.push(Diagnostic::warning(codes::DUPLICATE_URL, msg, Some(locator)));
+                            self.report.push(Diagnostic::warning(codes::DUPLICATE_URL, msg, Some(locator)));
                         }
                         return ControlFlow::Continue(());
                     }
@@ -132,6 +146,15 @@ impl Visitor for ReportBuilder {
     }
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
-        self.push(diagnostic);
+        self.report.push(diagnostic);
+    }
+
+    fn wants(&mut self, code: &str) -> bool {
+        let n = match self.per_code.get_mut(code) {
+            Some(n) => n,
+            None => self.per_code.entry(code.to_string()).or_insert(0),
+        };
+        *n += 1;
+        *n <= u64::from(self.max_per_code)
     }
 }

@@ -6,7 +6,7 @@ use std::io::BufRead;
 use wellknown_core::Locator;
 
 use crate::codes;
-use crate::emit::{Emitter, Value};
+use crate::emit::Emitter;
 use crate::input::Source;
 use crate::model::{Format, Relation, Visitor};
 use crate::values::push_utf8;
@@ -16,6 +16,7 @@ struct Lines<'e, 'v, V: Visitor> {
     line_no: u32,
     nonblank: u64,
     line: Vec<u8>,
+    text: String,
     overflow: bool,
 }
 
@@ -40,12 +41,11 @@ impl<V: Visitor> Lines<'_, '_, V> {
         }
         self.nonblank += 1;
         self.em.entries += 1;
-        let mut text = String::new();
-        if !push_utf8(trimmed, &mut text) {
+        self.text.clear();
+        if !push_utf8(trimmed, &mut self.text) {
             self.em.invalid_utf8(Some(Locator::Line(self.line_no)));
         }
-        let value = Value { text, locator: Locator::Line(self.line_no), undefined: None, overflow };
-        self.em.value(Relation::Loc, value, Vec::new(), None);
+        self.em.value(Relation::Loc, &self.text, Locator::Line(self.line_no), None, overflow, Vec::new(), None);
         self.line = raw;
         self.line.clear();
     }
@@ -53,7 +53,7 @@ impl<V: Visitor> Lines<'_, '_, V> {
 
 /// Reads the text format; returns the format decided (`Text`, or `Unknown` when no line is a URL).
 pub(crate) fn parse_text<V: Visitor>(source: Source<'_>, em: &mut Emitter<'_, V>) -> Format {
-    let mut lines = Lines { em, line_no: 0, nonblank: 0, line: Vec::new(), overflow: false };
+    let mut lines = Lines { em, line_no: 0, nonblank: 0, line: Vec::new(), text: String::new(), overflow: false };
     match source {
         Source::Slice(bytes) => {
             let mut rest = bytes;

@@ -12,7 +12,7 @@ use url::Url;
 use wellknown_core::Locator;
 
 use crate::codes;
-use crate::emit::{Emitter, Value, shown};
+use crate::emit::{Emitter, shown};
 use crate::input::Source;
 use crate::model::{Format, Relation, Visitor};
 use crate::values::{
@@ -34,7 +34,8 @@ enum Field {
     Changefreq,
     Priority,
     ImageLoc,
-    Video(&'static str),
+    /// `thumbnail_loc`, `content_loc`, `player_loc`, `gallery_loc` (the locator names which).
+    Video,
     NewsTitle,
     NewsDate,
     /// RSS `<link>` text.
@@ -50,33 +51,57 @@ enum Group {
     News,
 }
 
+impl Group {
+    fn name(self) -> &'static str {
+        match self {
+            Group::Image => "image",
+            Group::Video => "video",
+            Group::News => "news",
+        }
+    }
+}
+
+/// Text being collected for one element.
 struct Capture {
     field: Field,
     depth: u32,
+    /// Element name for the locator (`loc`, `lastmod`, `thumbnail_loc`, ...).
+    name: &'static str,
+    /// The extension group (and its index) the element is in.
+    group: Option<(Group, u32)>,
+    undefined: Option<String>,
+    overflow: bool,
+}
+
+/// An extension URL waiting for its entry to end.
+struct Ext {
+    relation: Relation,
+    text: String,
+    locator: Locator,
+    undefined: Option<String>,
+    overflow: bool,
+    hints: Vec<(&'static str, String)>,
+}
+
+/// The entry's URL (its text is in `XmlParser::loc_text`).
+struct LocVal {
     locator: Locator,
     undefined: Option<String>,
     overflow: bool,
 }
 
-struct Ext {
-    relation: Relation,
-    value: Value,
-    hints: Vec<(&'static str, String)>,
-}
-
 struct Entry {
     depth: u32,
-    path: String,
-    loc: Option<Value>,
-    /// Text directly inside the entry element (an index entry without `<loc>`).
-    direct: String,
+    loc: Option<LocVal>,
+    /// Direct text of the entry element is in `XmlParser::direct`.
     direct_undefined: Option<String>,
     direct_overflow: bool,
     hints: Vec<(&'static str, String)>,
     exts: Vec<Ext>,
-    group: Option<(Group, u32, String)>,
-    /// Per-entry counters for locators: image, video, link, enclosure, news.
-    counters: [u32; 5],
+    /// Open extension group: kind, depth, index.
+    group: Option<(Group, u32, u32)>,
+    /// Per-entry counters for locators: image, video, link, enclosure, news, content, thumbnail.
+    counters: [u32; 7],
 }
 
 impl Entry {
@@ -104,11 +129,20 @@ pub(crate) struct XmlParser<'e, 'v, V: Visitor> {
     root: Option<Root>,
     root_prefix: Vec<u8>,
     root_closed: bool,
-    names: Vec<String>,
+    /// `/urlset/url` style path of the open elements of depth 1..=3, and where each ends.
+    path_buf: String,
+    path_ends: Vec<usize>,
+    /// Path of the current entry (`/urlset/url[3]`).
+    entry_path: String,
     entry: Option<Entry>,
     entry_count: u32,
     capture: Option<Capture>,
+    /// Text of the open capture.
     text: String,
+    /// Text of the current entry's URL.
+    loc_text: String,
+    /// Direct text of the current entry element.
+    direct: String,
     format: Format,
     refused: bool,
     done: bool,
@@ -121,6 +155,52 @@ fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
 
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+fn push_u32(s: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        s.push(char::from(d));
+    }
+}
+
+/// `entry_path[/group[i]]/name`.
+fn field_locator(entry_path: &str, group: Option<(Group, u32)>, name: &str) -> Locator {
+    let mut s = String::with_capacity(entry_path.len() + name.len() + 16);
+    s.push_str(entry_path);
+    if let Some((g, i)) = group {
+        s.push('/');
+        s.push_str(g.name());
+        s.push('[');
+        push_u32(&mut s, i);
+        s.push(']');
+    }
+    s.push('/');
+    s.push_str(name);
+    Locator::Xml(s)
+}
+
+/// `entry_path/name[i]`.
+fn indexed_locator(entry_path: &str, name: &str, i: u32) -> Locator {
+    let mut s = String::with_capacity(entry_path.len() + name.len() + 8);
+    s.push_str(entry_path);
+    s.push('/');
+    s.push_str(name);
+    s.push('[');
+    push_u32(&mut s, i);
+    s.push(']');
+    Locator::Xml(s)
 }
 
 /// Reads attribute `key` (by local name), unescaped; with the first undefined entity, if any.
@@ -141,11 +221,15 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             root: None,
             root_prefix: Vec::new(),
             root_closed: false,
-            names: Vec::new(),
+            path_buf: String::new(),
+            path_ends: Vec::new(),
+            entry_path: String::new(),
             entry: None,
             entry_count: 0,
             capture: None,
             text: String::new(),
+            loc_text: String::new(),
+            direct: String::new(),
             format: Format::Unknown,
             refused: false,
             done: false,
@@ -278,32 +362,35 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         let name = e.name();
         let local = name.local_name();
         let local = local.as_ref();
-        let prefix = name.prefix().map(|p| p.as_ref().to_vec()).unwrap_or_default();
+        let prefix: &[u8] = name.prefix().map(|p| p.into_inner()).unwrap_or_default();
         let Some(root) = self.root else {
-            if self.root_closed {
-                return;
+            if !self.root_closed {
+                self.open_root(local, prefix, empty);
             }
-            self.open_root(local, prefix, empty);
             return;
         };
         if !empty {
             self.depth = d;
             if d <= 3 {
-                self.names.truncate(d as usize - 1);
-                self.names.push(lossy(local));
+                let keep = (d as usize).checked_sub(2).and_then(|i| self.path_ends.get(i)).copied().unwrap_or(0);
+                self.path_buf.truncate(keep);
+                self.path_ends.truncate(d as usize - 1);
+                self.path_buf.push('/');
+                push_utf8(local, &mut self.path_buf);
+                self.path_ends.push(self.path_buf.len());
             }
         }
         match root {
-            Root::Urlset | Root::Index => self.start_sitemap(root, e, local, &prefix, d, empty),
-            Root::Rss => self.start_rss(e, local, &prefix, d, empty),
-            Root::Atom => self.start_atom(e, local, d, empty),
+            Root::Urlset | Root::Index => self.start_sitemap(root, e, local, prefix, d),
+            Root::Rss => self.start_rss(e, local, prefix, d),
+            Root::Atom => self.start_atom(e, local, d),
         }
         if empty {
             self.close_at(d);
         }
     }
 
-    fn open_root(&mut self, local: &[u8], prefix: Vec<u8>, empty: bool) {
+    fn open_root(&mut self, local: &[u8], prefix: &[u8], empty: bool) {
         let root = match local {
             b"urlset" => Root::Urlset,
             b"sitemapindex" => Root::Index,
@@ -334,51 +421,52 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             Root::Rss => Format::Rss,
             Root::Atom => Format::Atom,
         };
-        self.root_prefix = prefix;
+        self.root_prefix = prefix.to_vec();
         if empty {
             self.root_closed = true;
             self.done = true;
         } else {
             self.depth = 1;
-            self.names.clear();
-            self.names.push(lossy(local));
+            self.path_buf.clear();
+            self.path_buf.push('/');
+            push_utf8(local, &mut self.path_buf);
+            self.path_ends.clear();
+            self.path_ends.push(self.path_buf.len());
         }
     }
 
     fn begin_entry(&mut self, local: &[u8], d: u32) {
         self.entry_count += 1;
-        let mut path = String::with_capacity(32);
-        for n in self.names.iter().take(d as usize - 1) {
-            path.push('/');
-            path.push_str(n);
-        }
-        path.push('/');
-        path.push_str(&String::from_utf8_lossy(local));
-        path.push('[');
-        path.push_str(&self.entry_count.to_string());
-        path.push(']');
+        let parent_end = (d as usize).checked_sub(2).and_then(|i| self.path_ends.get(i)).copied().unwrap_or(0);
+        self.entry_path.clear();
+        self.entry_path.push_str(self.path_buf.get(..parent_end).unwrap_or_default());
+        self.entry_path.push('/');
+        push_utf8(local, &mut self.entry_path);
+        self.entry_path.push('[');
+        push_u32(&mut self.entry_path, self.entry_count);
+        self.entry_path.push(']');
+        self.loc_text.clear();
+        self.direct.clear();
         self.entry = Some(Entry {
             depth: d,
-            path,
             loc: None,
-            direct: String::new(),
             direct_undefined: None,
             direct_overflow: false,
             hints: Vec::new(),
             exts: Vec::new(),
             group: None,
-            counters: [0; 5],
+            counters: [0; 7],
         });
     }
 
-    fn begin_capture(&mut self, field: Field, d: u32, locator: Locator) {
+    fn begin_capture(&mut self, field: Field, d: u32, name: &'static str, group: Option<(Group, u32)>) {
         if self.capture.is_none() {
             self.text.clear();
-            self.capture = Some(Capture { field, depth: d, locator, undefined: None, overflow: false });
+            self.capture = Some(Capture { field, depth: d, name, group, undefined: None, overflow: false });
         }
     }
 
-    fn start_sitemap(&mut self, root: Root, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32, _empty: bool) {
+    fn start_sitemap(&mut self, root: Root, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32) {
         let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
         let Some(entry) = self.entry.as_mut() else {
             if d == 2 && local == entry_name {
@@ -388,15 +476,14 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         };
         if d == entry.depth + 1 {
             let field = match local {
-                b"loc" if prefix.is_empty() || prefix == self.root_prefix.as_slice() => Some(Field::Loc),
-                b"lastmod" => Some(Field::Lastmod),
-                b"changefreq" if root == Root::Urlset => Some(Field::Changefreq),
-                b"priority" if root == Root::Urlset => Some(Field::Priority),
+                b"loc" if prefix.is_empty() || prefix == self.root_prefix.as_slice() => Some((Field::Loc, "loc")),
+                b"lastmod" => Some((Field::Lastmod, "lastmod")),
+                b"changefreq" if root == Root::Urlset => Some((Field::Changefreq, "changefreq")),
+                b"priority" if root == Root::Urlset => Some((Field::Priority, "priority")),
                 _ => None,
             };
-            if let Some(f) = field {
-                let loc = Locator::Xml(format!("{}/{}", entry.path, String::from_utf8_lossy(local)));
-                self.begin_capture(f, d, loc);
+            if let Some((f, name)) = field {
+                self.begin_capture(f, d, name, None);
                 return;
             }
             if root != Root::Urlset {
@@ -405,15 +492,15 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             match local {
                 b"image" => {
                     let n = entry.next(0);
-                    entry.group = Some((Group::Image, d, format!("{}/image[{n}]", entry.path)));
+                    entry.group = Some((Group::Image, d, n));
                 }
                 b"video" => {
                     let n = entry.next(1);
-                    entry.group = Some((Group::Video, d, format!("{}/video[{n}]", entry.path)));
+                    entry.group = Some((Group::Video, d, n));
                 }
                 b"news" => {
                     let n = entry.next(4);
-                    entry.group = Some((Group::News, d, format!("{}/news[{n}]", entry.path)));
+                    entry.group = Some((Group::News, d, n));
                 }
                 b"link" => {
                     let n = entry.next(2);
@@ -426,81 +513,73 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         if let Some((lang, _)) = attr(e, b"hreflang") {
                             hints.push(("hreflang", trim(&lang).to_string()));
                         }
-                        let locator = Locator::Xml(format!("{}/link[{n}]", entry.path));
-                        let value = Value { text: href, locator, undefined, overflow: false };
-                        entry.exts.push(Ext { relation: Relation::Alternate, value, hints });
+                        let locator = indexed_locator(&self.entry_path, "link", n);
+                        entry.exts.push(Ext {
+                            relation: Relation::Alternate,
+                            text: href,
+                            locator,
+                            undefined,
+                            overflow: false,
+                            hints,
+                        });
                     }
                 }
                 _ => {}
             }
             return;
         }
-        let Some((group, gd, gpath)) = entry.group.as_ref() else {
+        let Some((group, gd, gi)) = entry.group else {
             return;
         };
         if d != gd + 1 {
             return;
         }
-        let field = match (group, local) {
-            (Group::Image, b"loc") => Field::ImageLoc,
-            (Group::Video, b"thumbnail_loc") => Field::Video("thumbnail_loc"),
-            (Group::Video, b"content_loc") => Field::Video("content_loc"),
-            (Group::Video, b"player_loc") => Field::Video("player_loc"),
-            (Group::Video, b"gallery_loc") => Field::Video("gallery_loc"),
-            (Group::News, b"title") => Field::NewsTitle,
-            (Group::News, b"publication_date") => Field::NewsDate,
+        let (field, name) = match (group, local) {
+            (Group::Image, b"loc") => (Field::ImageLoc, "loc"),
+            (Group::Video, b"thumbnail_loc") => (Field::Video, "thumbnail_loc"),
+            (Group::Video, b"content_loc") => (Field::Video, "content_loc"),
+            (Group::Video, b"player_loc") => (Field::Video, "player_loc"),
+            (Group::Video, b"gallery_loc") => (Field::Video, "gallery_loc"),
+            (Group::News, b"title") => (Field::NewsTitle, "title"),
+            (Group::News, b"publication_date") => (Field::NewsDate, "publication_date"),
             _ => return,
         };
-        let loc = Locator::Xml(format!("{gpath}/{}", String::from_utf8_lossy(local)));
-        self.begin_capture(field, d, loc);
+        self.begin_capture(field, d, name, Some((group, gi)));
     }
 
-    fn start_rss(&mut self, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32, _empty: bool) {
+    fn start_rss(&mut self, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32) {
         let Some(entry) = self.entry.as_mut() else {
             if d >= 2 && local == b"item" {
                 self.begin_entry(local, d);
             }
             return;
         };
-        if d == entry.depth + 1 && prefix.is_empty() {
-            let field = match local {
-                b"link" => Some(Field::Link),
-                b"pubDate" => Some(Field::FeedDate),
+        if d == entry.depth + 1 {
+            let field = match (local, prefix.is_empty()) {
+                (b"link", true) => Some((Field::Link, "link")),
+                (b"pubDate", true) => Some((Field::FeedDate, "pubDate")),
+                (b"date", false) => Some((Field::FeedDate, "date")),
                 _ => None,
             };
-            if let Some(f) = field {
-                let loc = Locator::Xml(format!("{}/{}", entry.path, String::from_utf8_lossy(local)));
-                self.begin_capture(f, d, loc);
+            if let Some((f, name)) = field {
+                self.begin_capture(f, d, name, None);
                 return;
             }
         }
-        if d == entry.depth + 1
-            && local == b"date"
-            && !prefix.is_empty()
-            && !entry.hints.iter().any(|(k, _)| *k == "lastmod")
-        {
-            let loc = Locator::Xml(format!("{}/date", entry.path));
-            self.begin_capture(Field::FeedDate, d, loc);
-            return;
-        }
         let (relation, slot, name) = match local {
             b"enclosure" => (Relation::Enclosure, 3, "enclosure"),
-            b"content" if !prefix.is_empty() => (Relation::Enclosure, 3, "content"),
-            b"thumbnail" if !prefix.is_empty() => (Relation::Image, 0, "thumbnail"),
+            b"content" if !prefix.is_empty() => (Relation::Enclosure, 5, "content"),
+            b"thumbnail" if !prefix.is_empty() => (Relation::Image, 6, "thumbnail"),
             _ => return,
         };
         if let Some((url, undefined)) = attr(e, b"url") {
             let n = entry.next(slot);
-            let locator = Locator::Xml(format!("{}/{name}[{n}]", entry.path));
-            entry.exts.push(Ext {
-                relation,
-                value: Value { text: url, locator, undefined, overflow: false },
-                hints: Vec::new(),
-            });
+            let locator = indexed_locator(&self.entry_path, name, n);
+            entry.exts.push(Ext { relation, text: url, locator, undefined, overflow: false, hints: Vec::new() });
         }
     }
 
-    fn start_atom(&mut self, e: &BytesStart<'_>, local: &[u8], d: u32, _empty: bool) {
+    fn start_atom(&mut self, e: &BytesStart<'_>, local: &[u8], d: u32) {
         let Some(entry) = self.entry.as_mut() else {
             if d == 2 && local == b"entry" {
                 self.begin_entry(local, d);
@@ -517,30 +596,40 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                     return;
                 };
                 let rel = attr(e, b"rel").map(|(r, _)| trim(&r).to_ascii_lowercase());
-                let locator = Locator::Xml(format!("{}/link[{n}]", entry.path));
-                let value = Value { text: href, locator, undefined, overflow: false };
+                let locator = indexed_locator(&self.entry_path, "link", n);
                 match rel.as_deref() {
                     None | Some("alternate") => {
                         if entry.loc.is_none() {
-                            entry.loc = Some(value);
+                            self.loc_text = href;
+                            entry.loc = Some(LocVal { locator, undefined, overflow: false });
                         } else {
                             let mut hints = Vec::new();
                             if let Some((lang, _)) = attr(e, b"hreflang") {
                                 hints.push(("hreflang", trim(&lang).to_string()));
                             }
-                            entry.exts.push(Ext { relation: Relation::Alternate, value, hints });
+                            entry.exts.push(Ext {
+                                relation: Relation::Alternate,
+                                text: href,
+                                locator,
+                                undefined,
+                                overflow: false,
+                                hints,
+                            });
                         }
                     }
-                    Some("enclosure") => {
-                        entry.exts.push(Ext { relation: Relation::Enclosure, value, hints: Vec::new() })
-                    }
+                    Some("enclosure") => entry.exts.push(Ext {
+                        relation: Relation::Enclosure,
+                        text: href,
+                        locator,
+                        undefined,
+                        overflow: false,
+                        hints: Vec::new(),
+                    }),
                     _ => {}
                 }
             }
-            b"updated" | b"modified" => {
-                let loc = Locator::Xml(format!("{}/{}", entry.path, String::from_utf8_lossy(local)));
-                self.begin_capture(Field::FeedDate, d, loc);
-            }
+            b"updated" => self.begin_capture(Field::FeedDate, d, "updated", None),
+            b"modified" => self.begin_capture(Field::FeedDate, d, "modified", None),
             _ => {}
         }
     }
@@ -579,7 +668,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             if self.text.len() + raw.len() > max {
                 c.overflow = true;
             } else if !push_utf8(raw, &mut self.text) {
-                let loc = c.locator.clone();
+                let (name, group) = (c.name, c.group);
+                let loc = field_locator(&self.entry_path, group, name);
                 self.em.invalid_utf8(Some(loc));
             }
             return;
@@ -589,10 +679,10 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             && entry.loc.is_none()
             && !raw.iter().all(u8::is_ascii_whitespace)
         {
-            if entry.direct.len() + raw.len() > max {
+            if self.direct.len() + raw.len() > max {
                 entry.direct_overflow = true;
             } else {
-                push_utf8(raw, &mut entry.direct);
+                push_utf8(raw, &mut self.direct);
             }
         }
     }
@@ -605,7 +695,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             && entry.depth == self.depth
             && entry.loc.is_none()
         {
-            (&mut entry.direct, &mut entry.direct_undefined)
+            (&mut self.direct, &mut entry.direct_undefined)
         } else {
             return;
         };
@@ -626,63 +716,68 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         let Some(c) = self.capture.take() else {
             return;
         };
-        let Some(root) = self.root else {
-            return;
-        };
         let Some(entry) = self.entry.as_mut() else {
             return;
         };
-        let text = std::mem::take(&mut self.text);
-        let value = Value { text, locator: c.locator, undefined: c.undefined, overflow: c.overflow };
-        let hint = |v: &Value| trim(&v.text).to_string();
         match c.field {
             Field::Loc | Field::Link => {
+                let locator = field_locator(&self.entry_path, c.group, c.name);
                 if entry.loc.is_some() {
-                    let msg = format!("a second URL {} in one entry is ignored", shown(&value.text));
-                    self.em.warn(codes::MULTIPLE_LOC, msg, Some(value.locator));
+                    let msg = format!("a second URL {} in one entry is ignored", shown(&self.text));
+                    self.em.warn(codes::MULTIPLE_LOC, msg, Some(locator));
                 } else {
-                    entry.loc = Some(value);
+                    std::mem::swap(&mut self.text, &mut self.loc_text);
+                    entry.loc = Some(LocVal { locator, undefined: c.undefined, overflow: c.overflow });
                 }
             }
             Field::Lastmod | Field::Changefreq | Field::Priority => {
-                let v = hint(&value);
+                let v = trim(&self.text);
                 let (key, ok, code, what) = match c.field {
-                    Field::Lastmod => ("lastmod", is_w3c_datetime(&v), codes::INVALID_LASTMOD, "a W3C Datetime"),
+                    Field::Lastmod => ("lastmod", is_w3c_datetime(v), codes::INVALID_LASTMOD, "a W3C Datetime"),
                     Field::Changefreq => (
                         "changefreq",
-                        is_changefreq(&v),
+                        is_changefreq(v),
                         codes::INVALID_CHANGEFREQ,
                         "one of always, hourly, daily, weekly, monthly, yearly, never",
                     ),
-                    _ => ("priority", is_priority(&v), codes::INVALID_PRIORITY, "a decimal from 0.0 to 1.0"),
+                    _ => ("priority", is_priority(v), codes::INVALID_PRIORITY, "a decimal from 0.0 to 1.0"),
                 };
-                let _ = root;
                 if !ok {
-                    self.em.error(code, format!("{key} {} is not {what}", shown(&v)), Some(value.locator));
+                    let path = &self.entry_path;
+                    self.em.error_with(code, || {
+                        (format!("{key} {} is not {what}", shown(v)), Some(field_locator(path, c.group, c.name)))
+                    });
                 }
                 if !v.is_empty() {
-                    entry.hints.push((key, v));
+                    entry.hints.push((key, v.to_string()));
                 }
             }
             Field::FeedDate => {
-                let v = hint(&value);
+                let v = trim(&self.text);
                 if !v.is_empty() && !entry.hints.iter().any(|(k, _)| *k == "lastmod") {
-                    entry.hints.push(("lastmod", v));
+                    entry.hints.push(("lastmod", v.to_string()));
                 }
             }
             Field::NewsTitle | Field::NewsDate => {
                 let key = if c.field == Field::NewsTitle { "news_title" } else { "news_publication_date" };
-                let v = hint(&value);
+                let v = trim(&self.text);
                 if !v.is_empty() {
-                    entry.hints.push((key, v));
+                    entry.hints.push((key, v.to_string()));
                 }
             }
-            Field::ImageLoc => entry.exts.push(Ext { relation: Relation::Image, value, hints: Vec::new() }),
-            Field::Video(which) => entry.exts.push(Ext {
-                relation: Relation::Video,
-                value,
-                hints: vec![("video_field", which.to_string())],
-            }),
+            Field::ImageLoc | Field::Video => {
+                let relation = if c.field == Field::ImageLoc { Relation::Image } else { Relation::Video };
+                let locator = field_locator(&self.entry_path, c.group, c.name);
+                let text = std::mem::take(&mut self.text);
+                entry.exts.push(Ext {
+                    relation,
+                    text,
+                    locator,
+                    undefined: c.undefined,
+                    overflow: c.overflow,
+                    hints: Vec::new(),
+                });
+            }
         }
     }
 
@@ -693,28 +788,31 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         self.em.entries += 1;
         let relation = if self.root == Some(Root::Index) { Relation::Child } else { Relation::Loc };
         let base = (self.root == Some(Root::Atom)).then_some(&self.base);
-        let Entry { path, loc, direct, direct_undefined, direct_overflow, hints, exts, .. } = entry;
-        let value = loc.or_else(|| {
-            (!trim(&direct).is_empty() || direct_overflow).then(|| Value {
-                text: direct,
-                locator: Locator::Xml(path.clone()),
-                undefined: direct_undefined,
-                overflow: direct_overflow,
-            })
-        });
-        match value {
-            Some(v) => self.em.value(relation, v, hints, base),
-            None => {
-                let what = match self.root {
-                    Some(Root::Rss) => "item without <link>",
-                    Some(Root::Atom) => "entry without an alternate <link>",
-                    _ => "entry without <loc>",
-                };
-                self.em.error(codes::MISSING_LOC, what, Some(Locator::Xml(path)));
-            }
+        let Entry { loc, direct_undefined, direct_overflow, hints, exts, .. } = entry;
+        if let Some(l) = loc {
+            self.em.value(relation, &self.loc_text, l.locator, l.undefined.as_deref(), l.overflow, hints, base);
+        } else if !trim(&self.direct).is_empty() || direct_overflow {
+            let locator = Locator::Xml(self.entry_path.clone());
+            self.em.value(relation, &self.direct, locator, direct_undefined.as_deref(), direct_overflow, hints, base);
+        } else {
+            let what = match self.root {
+                Some(Root::Rss) => "item without <link>",
+                Some(Root::Atom) => "entry without an alternate <link>",
+                _ => "entry without <loc>",
+            };
+            let path = &self.entry_path;
+            self.em.error_with(codes::MISSING_LOC, || (what.to_string(), Some(Locator::Xml(path.clone()))));
         }
         for ext in exts {
-            self.em.value(ext.relation, ext.value, ext.hints, base);
+            self.em.value(
+                ext.relation,
+                &ext.text,
+                ext.locator,
+                ext.undefined.as_deref(),
+                ext.overflow,
+                ext.hints,
+                base,
+            );
         }
     }
 }

@@ -286,7 +286,6 @@ fn extensions_video_news_and_alternates() {
     );
     assert_eq!(r.candidates[0].hints["news_title"], "T & U");
     assert_eq!(r.candidates[0].hints["news_publication_date"], "2024-01-01");
-    assert_eq!(r.candidates[2].hints["video_field"], "player_loc");
     assert_eq!(r.candidates[2].locator, Some(Locator::Xml("/urlset/url[1]/video[1]/player_loc".into())));
     assert_eq!(r.candidates[3].hints["hreflang"], "de");
 }
