@@ -1,4 +1,5 @@
-//! Throughput of the sitemap parser against a bare quick-xml event pass over the same bytes (the floor
+//! Throughput of the sitemap parser (`parse_sitemap`, building the full report; `visit_sitemap`, the
+//! streaming pass with a visitor that keeps nothing) against a bare quick-xml event pass over the same bytes (the floor
 //! of a streaming design): the largest real sitemaps of the fixtures, and a generated 50 MB /
 //! 50,000-URL file, plain and gzipped. Report: `docs/benchmarks/sitemap.md`.
 //!
@@ -14,9 +15,35 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use quick_xml::Reader;
 use quick_xml::events::Event;
+use std::ops::ControlFlow;
 use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
-use wellknown_sitemap::{Limits, parse_sitemap};
+
+use wellknown_core::Diagnostic;
+use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap};
+
+/// The streaming pass alone: every URL validated and located, nothing kept, diagnostics not built.
+#[derive(Default)]
+struct Count(usize);
+
+impl Visitor for Count {
+    fn found(&mut self, _found: Found) -> ControlFlow<()> {
+        self.0 += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn diagnostic(&mut self, _diagnostic: Diagnostic) {}
+
+    fn wants(&mut self, _code: &str) -> bool {
+        false
+    }
+}
+
+fn visit(body: &[u8], m: &FetchMeta) -> usize {
+    let mut c = Count::default();
+    visit_sitemap(body, m, &Limits::default(), &mut c);
+    c.0
+}
 
 /// A bare event pass over an in-memory document: read every event, count start tags.
 fn bare_slice(body: &[u8]) -> usize {
@@ -102,8 +129,10 @@ fn generated(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(20));
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.bench_function("parse_sitemap/plain", |b| b.iter(|| parse_sitemap(black_box(&plain), &m, &Limits::default())));
+    g.bench_function("visit_sitemap/plain", |b| b.iter(|| visit(black_box(&plain), &m)));
     g.bench_function("bare_quick_xml/plain", |b| b.iter(|| bare_slice(black_box(&plain))));
     g.bench_function("parse_sitemap/gzip", |b| b.iter(|| parse_sitemap(black_box(&gz), &m, &Limits::default())));
+    g.bench_function("visit_sitemap/gzip", |b| b.iter(|| visit(black_box(&gz), &m)));
     g.bench_function("bare_quick_xml/gzip", |b| b.iter(|| bare_gzip(black_box(&gz))));
     g.finish();
 }

@@ -23,8 +23,12 @@ impl Visitor for Counter {
         ControlFlow::Continue(())
     }
 
-    fn diagnostic(&mut self, _diagnostic: Diagnostic) {
+    fn diagnostic(&mut self, _diagnostic: Diagnostic) {}
+
+    fn wants(&mut self, _code: &str) -> bool {
+        // Count diagnostics without building them.
         self.diagnostics += 1;
+        false
     }
 }
 
@@ -46,10 +50,21 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let meta = FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH);
+    // `--repeat N`: parse N times (for profiling); the last result is printed.
+    let repeat = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1usize);
     if args.iter().any(|a| a == "--visit") {
         // Streaming only: count what is found, keep nothing.
         let mut v = Counter::default();
-        let s = visit_sitemap(&body, &meta, &Limits::default(), &mut v);
+        let mut s = visit_sitemap(&body, &meta, &Limits::default(), &mut v);
+        for _ in 1..repeat {
+            v = Counter::default();
+            s = visit_sitemap(&body, &meta, &Limits::default(), &mut v);
+        }
         println!("kind={} found={} diagnostics={} bytes={} urls={}", s.kind(), v.found, v.diagnostics, s.bytes, s.urls);
         return ExitCode::SUCCESS;
     }
