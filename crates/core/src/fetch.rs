@@ -115,6 +115,9 @@ pub enum FailureClass {
     OutOfScope,
     /// Refused before any request: not an http(s) URL.
     UnsupportedUrl,
+    /// Refused before any request: the scan obeys robots.txt (`--obey-robots`) and the rules for its
+    /// own product token disallow the URL (RFC 9309 section 2.2).
+    RobotsDisallowed,
 }
 
 impl FailureClass {
@@ -137,6 +140,7 @@ impl FailureClass {
             FailureClass::PrivateAddress => "private_address",
             FailureClass::OutOfScope => "out_of_scope",
             FailureClass::UnsupportedUrl => "unsupported_url",
+            FailureClass::RobotsDisallowed => "robots_disallowed",
         }
     }
 

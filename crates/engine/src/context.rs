@@ -1,17 +1,48 @@
-//! The [`ProbeContext`] the engine hands to probes: scope check, then the transport.
+//! The [`ProbeContext`] the engine hands to probes and uses for its own verification requests:
+//! scheme and scope checks, `--obey-robots`, virtual-host routing, then the transport.
+
+use std::net::IpAddr;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use url::Url;
 use wellknown_core::{
-    FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, ProbeContext, Scope, Timestamp,
+    FailureClass, FetchFailure, FetchMeta, FetchPolicy, FetchRequest, FetchResult, Method, Origin, ProbeContext, Scope,
+    Timestamp,
 };
 
+use crate::robots::{ROBOTS_MAX_BODY, RobotsCache, RobotsGate, RobotsRules, capped, is_robots_txt};
 use crate::transport::{Clock, Transport};
 
-pub(crate) struct ScanContext<'a> {
-    pub transport: &'a dyn Transport,
-    pub clock: &'a dyn Clock,
-    pub scope: &'a Scope,
+/// What every request of a scan shares.
+pub(crate) struct Net {
+    pub transport: Arc<dyn Transport>,
+    pub clock: Arc<dyn Clock>,
+    pub scope: Scope,
+    pub gate: Option<Arc<dyn RobotsGate>>,
+    pub robots: RobotsCache,
+}
+
+/// Requests to `host:port` are sent to `address` (virtual-host scan of a name that does not resolve).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Via {
+    pub host: String,
+    pub port: u16,
+    pub address: IpAddr,
+}
+
+impl Via {
+    fn applies(&self, url: &Url) -> bool {
+        url.host_str().is_some_and(|h| h.eq_ignore_ascii_case(&self.host))
+            && url.port_or_known_default() == Some(self.port)
+    }
+}
+
+/// A cheap, cloneable context (`'static`, so verification tasks can be spawned with it).
+#[derive(Clone)]
+pub(crate) struct ScanContext {
+    pub net: Arc<Net>,
+    pub via: Option<Via>,
 }
 
 /// A result for a request refused before any byte was sent.
@@ -22,22 +53,86 @@ pub(crate) fn refused(url: &Url, class: FailureClass, message: String, now: Time
     FetchResult { meta, body: Vec::new() }
 }
 
-#[async_trait]
-impl ProbeContext for ScanContext<'_> {
-    async fn fetch(&self, request: FetchRequest) -> FetchResult {
+impl ScanContext {
+    /// The virtual-host address requests to `url` are sent to, if any.
+    fn via_for(&self, url: &Url) -> Option<IpAddr> {
+        self.via.as_ref().filter(|v| v.applies(url)).map(|v| v.address)
+    }
+
+    /// Sends through the transport (routed to the virtual-host address when it applies). No checks.
+    async fn send(&self, request: &FetchRequest) -> FetchResult {
+        let scope = &self.net.scope;
+        let pred = move |u: &Url| scope.contains_url(u);
+        match &self.via {
+            Some(v) if v.applies(&request.url) => self.net.transport.fetch_vhost(request, &pred, v.address).await,
+            _ => self.net.transport.fetch(request, &pred).await,
+        }
+    }
+
+    /// The robots.txt rules of `url`'s origin (read once per scan), when the scan obeys robots.txt.
+    async fn rules_for(&self, url: &Url) -> Option<Arc<dyn RobotsRules>> {
+        let gate = self.net.gate.as_ref()?;
+        let origin = Origin::from_url(url).ok()?;
+        let cell = self.net.robots.cell(&origin, self.via_for(url));
+        let rules = cell
+            .get_or_init(|| async {
+                let policy = FetchPolicy { max_body_bytes: ROBOTS_MAX_BODY, ..FetchPolicy::default() };
+                let result = self.send(&FetchRequest::get(origin.robots_url(), policy)).await;
+                self.adopt(gate.as_ref(), &origin, &result)
+            })
+            .await;
+        Some(Arc::clone(rules))
+    }
+
+    /// Rules from a robots.txt fetch, with its Crawl-delay applied to the host.
+    fn adopt(&self, gate: &dyn RobotsGate, origin: &Origin, result: &FetchResult) -> Arc<dyn RobotsRules> {
+        let ok = result.meta.is_success() && result.meta.failure.is_none();
+        let rules = gate.rules(&result.meta, if ok { &result.body } else { &[] });
+        if let Some(delay) = rules.crawl_delay() {
+            self.net.transport.set_host_delay(&origin.host().as_url_host(), capped(delay));
+        }
+        rules
+    }
+
+    /// The full check-then-send path shared by probes and verification.
+    pub(crate) async fn request(&self, request: FetchRequest) -> FetchResult {
+        let now = || self.net.clock.now();
         if !matches!(request.url.scheme(), "http" | "https") {
             let msg = format!("not an http(s) URL: {}", request.url);
-            return refused(&request.url, FailureClass::UnsupportedUrl, msg, self.clock.now());
+            return refused(&request.url, FailureClass::UnsupportedUrl, msg, now());
         }
-        if !self.scope.contains_url(&request.url) {
+        if !self.net.scope.contains_url(&request.url) {
             let msg = format!("{} is outside the scan scope; recorded, not requested", request.url);
-            return refused(&request.url, FailureClass::OutOfScope, msg, self.clock.now());
+            return refused(&request.url, FailureClass::OutOfScope, msg, now());
         }
-        let scope = self.scope;
-        self.transport.fetch(&request, &move |u: &Url| scope.contains_url(u)).await
+        let robots_txt = is_robots_txt(&request.url);
+        if !robots_txt
+            && let Some(rules) = self.rules_for(&request.url).await
+            && !rules.allowed(&request.url)
+        {
+            let msg = format!("{} is disallowed by its robots.txt for this scanner (--obey-robots)", request.url);
+            return refused(&request.url, FailureClass::RobotsDisallowed, msg, now());
+        }
+        let result = self.send(&request).await;
+        if robots_txt
+            && request.method == Method::Get
+            && let Some(gate) = &self.net.gate
+            && let Ok(origin) = Origin::from_url(&request.url)
+        {
+            let cell = self.net.robots.cell(&origin, self.via_for(&request.url));
+            let _ = cell.get_or_init(|| async { self.adopt(gate.as_ref(), &origin, &result) }).await;
+        }
+        result
+    }
+}
+
+#[async_trait]
+impl ProbeContext for ScanContext {
+    async fn fetch(&self, request: FetchRequest) -> FetchResult {
+        self.request(request).await
     }
 
     fn now(&self) -> Timestamp {
-        self.clock.now()
+        self.net.clock.now()
     }
 }

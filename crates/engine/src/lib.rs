@@ -1,27 +1,43 @@
 //! `wellknown-engine`: runs a scan.
 //!
-//! A scan takes a frontier of origins, runs every selected [`WellKnownProbe`] once per origin, follows
-//! the follow-ups the documents ask for (robots.txt sitemaps, child sitemaps, issuers, JWKS,
-//! includes) up to a hop limit with a visited set keyed on (probe, URL), checks scope before every
-//! request, and emits [`Record`]s as it goes.
+//! A scan takes a frontier of units (origins, and issuer identifiers), runs every selected
+//! [`WellKnownProbe`] once per origin, follows the follow-ups the documents ask for (robots.txt
+//! sitemaps, child sitemaps, issuers, JWKS, includes) up to a hop limit with a visited set keyed on
+//! (probe, URL), checks scope before every request, verifies the candidate URLs in scope (HEAD, GET
+//! on 405/501), feeds the hosts, origins and issuers documents reveal back into the frontier up to a
+//! feedback depth (trying names that do not resolve as virtual hosts of the origin that revealed
+//! them), and emits [`Record`]s as it goes.
 //!
 //! The engine is generic over a [`Transport`] (implemented by `wellknown-http`'s fetcher, and by
 //! in-memory fakes in tests), so it holds no socket itself.
 //!
-//! INVARIANTS: every request goes through [`Transport::fetch`] with the scope predicate; an
-//! out-of-scope URL is never handed to the transport; records are emitted in a per-origin order
-//! (documents, then their diagnostics and candidates).
+//! INVARIANTS: every request (documents and verification alike) goes through the scan context,
+//! which checks scheme, scope and (`--obey-robots`) robots.txt before handing it to
+//! [`Transport::fetch`] with the scope predicate; an out-of-scope URL is never handed to the
+//! transport; a unit's `origin` record comes after every other record of that unit (documents,
+//! diagnostics, candidates, inventory, verification), so a consumer that stores records in order
+//! knows a unit is complete when it sees its `origin` record.
 //!
 //! [`WellKnownProbe`]: wellknown_core::WellKnownProbe
 
 mod config;
 mod context;
+mod feedback;
 mod record;
 pub mod registered;
+pub mod robots;
 mod scan;
 mod transport;
+pub mod unit;
+pub mod verify;
 
 pub use config::ScanConfig;
-pub use record::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, OriginRecord, Record, Summary};
+pub use record::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
+    VerificationRecord, VhostRecord,
+};
+pub use robots::{RobotsGate, RobotsRules};
 pub use scan::{Engine, ScanOutcome};
-pub use transport::{Clock, SystemClock, Transport};
+pub use transport::{Clock, InScope, SystemClock, Transport};
+pub use unit::{RunPlan, Unit, UnitKind, UnitTarget};
+pub use verify::VerifyStatus;

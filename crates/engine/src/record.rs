@@ -1,12 +1,15 @@
 //! JSON Lines records a scan emits (documented in `docs/output-schema.md`).
 //!
 //! Every record is one JSON object with a `type` field: `document`, `diagnostic`, `candidate`,
-//! `evidence`, `origin`, `summary`.
+//! `evidence`, `verification`, `inventory`, `vhost`, `origin`, `summary`.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use wellknown_core::{CandidateKind, Evidence, FetchFailure, Locator, RedirectHop, Severity, Timestamp};
+use wellknown_core::{CandidateKind, Evidence, FetchFailure, Locator, Method, RedirectHop, Severity, Timestamp};
+
+use crate::unit::UnitKind;
+use crate::verify::VerifyStatus;
 
 /// One line of scan output.
 #[derive(Debug, Clone, Serialize)]
@@ -20,6 +23,12 @@ pub enum Record {
     Candidate(CandidateRecord),
     /// A further sighting of a candidate already emitted (evidence accumulates).
     Evidence(EvidenceRecord),
+    /// What verifying a candidate URL found (or why it was not requested).
+    Verification(VerificationRecord),
+    /// A host, origin or issuer a document revealed, and what the scan does with it.
+    Inventory(InventoryRecord),
+    /// A revealed name that does not resolve, tried as a virtual host of the origin that revealed it.
+    Vhost(VhostRecord),
     /// An origin finished.
     Origin(OriginRecord),
     /// The scan finished (always the last record).
@@ -64,6 +73,10 @@ pub struct DocumentRecord {
     /// Probe-specific facts.
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub facts: serde_json::Map<String, serde_json::Value>,
+    /// The address the request was sent to instead of resolving the host (virtual-host scan of a
+    /// name that does not resolve); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// A diagnostic record.
@@ -118,17 +131,95 @@ pub struct EvidenceRecord {
     pub evidence: Evidence,
 }
 
-/// An origin finished.
+/// What verifying one candidate URL found.
+#[derive(Debug, Clone, Serialize)]
+pub struct VerificationRecord {
+    /// Kind of the candidate (`url`, `sitemap`, `endpoint`).
+    pub kind: CandidateKind,
+    /// The URL verified (the candidate's normalised value).
+    pub value: String,
+    /// The scan unit (origin or issuer) whose documents first declared it.
+    pub origin: String,
+    /// The verdict (see `docs/output-schema.md`).
+    pub status: VerifyStatus,
+    /// Final HTTP status when there was a response.
+    pub http_status: Option<u16>,
+    /// For `redirect`: where the first redirect pointed.
+    pub target: Option<String>,
+    /// Method of the last request (`HEAD`, or `GET` after a 405/501 or when the verdict comes from
+    /// the document fetch); null when nothing was requested.
+    pub method: Option<Method>,
+    /// The fetcher's failure, when there was no usable response.
+    pub failure: Option<FetchFailure>,
+    /// `request` (a verification request), `document` (the URL was fetched as a document in this
+    /// scan and that fetch is the verdict) or `none` (not requested).
+    pub source: &'static str,
+    /// When the verdict was reached (RFC 3339 UTC).
+    pub verified_at: Timestamp,
+}
+
+/// A host, origin or issuer revealed by a document.
+#[derive(Debug, Clone, Serialize)]
+pub struct InventoryRecord {
+    /// `origin` or `issuer`.
+    pub unit: UnitKind,
+    /// The origin (`https://host[:port]`) or issuer URL.
+    pub value: String,
+    /// Feedback hops from the targets (targets are depth 0).
+    pub depth: u32,
+    /// The unit whose documents revealed it.
+    pub revealed_by: String,
+    /// The candidate that revealed it: `{"kind","value"}`.
+    pub candidate_kind: CandidateKind,
+    /// The candidate's value.
+    pub candidate_value: String,
+    /// Whether it is in the scan scope.
+    pub in_scope: bool,
+    /// `queued` (scanned in this run), `beyond_depth` (in scope, deeper than `--depth`) or
+    /// `out_of_scope` (recorded, never requested).
+    pub action: &'static str,
+}
+
+/// A virtual-host attempt: a revealed name that did not resolve, requested with its own Host header
+/// and TLS server name against an address of the origin that revealed it.
+#[derive(Debug, Clone, Serialize)]
+pub struct VhostRecord {
+    /// The name tried.
+    pub host: String,
+    /// The origin scanned under that name.
+    pub origin: String,
+    /// The unit that revealed the name.
+    pub revealed_by: String,
+    /// The address tried (an address of `revealed_by`), null when that origin's addresses could not
+    /// be found.
+    pub address: Option<String>,
+    /// True when the address answered HTTP for the name (any status).
+    pub answers: bool,
+    /// The status it answered.
+    pub status: Option<u16>,
+    /// Why it did not answer.
+    pub failure: Option<FetchFailure>,
+    /// When it was tried.
+    pub checked_at: Timestamp,
+}
+
+/// A scan unit (an origin, or an issuer identifier) finished.
 #[derive(Debug, Clone, Serialize)]
 pub struct OriginRecord {
-    /// The origin.
+    /// The origin (or, for an issuer unit, the issuer URL).
     pub origin: String,
+    /// `origin` or `issuer`.
+    pub unit: UnitKind,
+    /// Feedback hops from the targets (0 for targets and `--issuer`s).
+    pub depth: u32,
     /// True when at least one HTTP response was received from it.
     pub reachable: bool,
     /// Documents attempted for it (including follow-ups).
     pub documents: usize,
     /// Candidates first seen while scanning it.
     pub candidates: usize,
+    /// Verification verdicts recorded for it.
+    pub verified: usize,
     /// When unreachable: the failure classes met (e.g. `dns_nxdomain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<String>,
@@ -151,6 +242,14 @@ pub struct Summary {
     pub candidates: usize,
     /// Further sightings of known candidates.
     pub evidence: usize,
+    /// Units (origins and issuers) scanned, targets included.
+    pub units: usize,
+    /// Hosts, origins and issuers revealed by documents (inventory records).
+    pub revealed: usize,
+    /// Verification verdicts recorded.
+    pub verifications: usize,
+    /// Verification requests sent (HEAD, and GET fallbacks).
+    pub verification_requests: usize,
     /// Error diagnostics.
     pub errors: usize,
     /// Warning diagnostics.

@@ -1,28 +1,47 @@
-//! The scan loop: origins in parallel, probes per origin, follow-ups breadth-first.
+//! The scan loop: a frontier of units (origins, issuers) scanned in parallel; per unit, probes then
+//! follow-ups breadth-first, the virtual-host attempt, then verification of the candidates it
+//! revealed first; revealed hosts, origins and issuers feed back into the frontier.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, mpsc};
+use tokio::task::JoinSet;
 use url::Url;
 use wellknown_core::{
-    CandidateKind, Document, Evidence, FollowUp, Host, Origin, ProbeContext, Severity, Target, WellKnownProbe, probes,
+    CandidateKind, Document, Evidence, FetchPolicy, FetchRequest, FollowUp, Host, Origin, ProbeContext, Severity,
+    Target, WellKnownProbe, probes,
 };
 
 use crate::config::ScanConfig;
-use crate::context::ScanContext;
-use crate::record::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, OriginRecord, Record, Summary};
+use crate::context::{Net, ScanContext, Via};
+use crate::feedback;
+use crate::record::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
+    VerificationRecord, VhostRecord,
+};
 use crate::transport::{Clock, Transport};
+use crate::unit::{RunPlan, Unit, UnitKind, UnitTarget};
+use crate::verify::{self, VerifyStatus};
 
 /// The probe that must run first on an origin: its follow-ups (sitemaps) tell the others what was
 /// declared, and `--obey-robots` needs it.
 const FIRST_PROBE: &str = "robots";
 
+/// Issuer-based probes run on issuer units.
+const ISSUER_PROBES: [&str; 2] = ["openid-configuration", "oauth-authorization-server"];
+
+/// Addresses of the revealing origin tried for one virtual-host candidate.
+const MAX_VHOST_ADDRESSES: usize = 4;
+
+/// Body cap of the virtual-host request (only whether the address answers matters).
+const VHOST_MAX_BODY: u64 = 16 * 1024;
+
 /// Runs scans. Cheap to share behind an `Arc`.
 pub struct Engine {
-    transport: Arc<dyn Transport>,
-    clock: Arc<dyn Clock>,
+    net: Arc<Net>,
     config: ScanConfig,
     probes: Vec<&'static dyn WellKnownProbe>,
 }
@@ -43,11 +62,42 @@ impl ScanOutcome {
     }
 }
 
+/// What the frontier knows about a unit.
+enum Known {
+    /// Scanned, being scanned, queued, or finished in an earlier run of a resumed scan.
+    Scheduled,
+    /// In scope but revealed deeper than `--depth`.
+    Beyond,
+    /// Out of scope: recorded, never requested.
+    OutOfScope,
+}
+
+#[derive(Default)]
+struct Frontier {
+    known: HashMap<(UnitKind, String), Known>,
+    origins: VecDeque<Unit>,
+    issuers: VecDeque<Unit>,
+}
+
+impl Frontier {
+    fn push(&mut self, unit: Unit) {
+        match unit.kind() {
+            UnitKind::Origin => self.origins.push_back(unit),
+            UnitKind::Issuer => self.issuers.push_back(unit),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Shared {
     visited: Mutex<HashSet<(String, String)>>,
     seen: Mutex<HashSet<(CandidateKind, String)>>,
     totals: Mutex<Summary>,
+    frontier: Mutex<Frontier>,
+    wake: Notify,
+    /// Outcomes of document fetches by requested URL: a candidate URL fetched as a document needs
+    /// no verification request.
+    fetched: Mutex<HashMap<String, wellknown_core::FetchMeta>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -55,9 +105,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// Marks (probe, url) visited; false when it already was.
-    fn visit(&self, probe: &str, url: &Url) -> bool {
-        lock(&self.visited).insert((probe.to_string(), url.as_str().to_string()))
+    /// Marks (probe, url) visited; false when it already was. Requests routed to a virtual-host
+    /// address are keyed apart: the same URL failed when resolved normally.
+    fn visit(&self, probe: &str, url: &Url, via: Option<&Via>) -> bool {
+        let key = match via {
+            Some(v) => format!("via {} {url}", v.address),
+            None => url.as_str().to_string(),
+        };
+        lock(&self.visited).insert((probe.to_string(), key))
     }
 }
 
@@ -68,14 +123,19 @@ struct Pending {
     declared_by: Url,
 }
 
-/// Per-origin bookkeeping.
-struct OriginRun {
+/// Per-unit bookkeeping.
+struct UnitRun {
     label: String,
+    kind: UnitKind,
+    depth: u32,
+    revealed_by: Option<String>,
     queue: VecDeque<Pending>,
     documents: usize,
     candidates: usize,
+    verified: usize,
     reachable: bool,
     failures: Vec<String>,
+    to_verify: Vec<(CandidateKind, String)>,
 }
 
 impl Engine {
@@ -99,7 +159,14 @@ impl Engine {
             }
             v
         };
-        Ok(Engine { transport, clock, config, probes: selected })
+        let net = Arc::new(Net {
+            transport,
+            clock,
+            scope: config.scope.clone(),
+            gate: config.obey_robots.clone(),
+            robots: crate::robots::RobotsCache::default(),
+        });
+        Ok(Engine { net, config, probes: selected })
     }
 
     /// The probes this engine runs, in order (the first-probe first).
@@ -107,44 +174,136 @@ impl Engine {
         &self.probes
     }
 
-    /// Scans `targets`, sending records to `out` as they are produced; the last record is the
-    /// summary. Returns the totals.
+    /// The configuration.
+    pub fn config(&self) -> &ScanConfig {
+        &self.config
+    }
+
+    /// Scans `targets` (depth 0) and the configured issuers, sending records to `out` as they are
+    /// produced; the last record is the summary. Returns the totals.
     pub async fn scan(self: &Arc<Self>, targets: Vec<Origin>, out: mpsc::Sender<Record>) -> ScanOutcome {
+        let mut seeds: Vec<Unit> = targets.into_iter().map(Unit::origin).collect();
+        seeds.extend(self.config.issuers.iter().cloned().map(Unit::issuer));
+        self.run(RunPlan { seeds, done: Vec::new() }, out).await
+    }
+
+    /// Runs a plan: its seeds (targets, issuers, or the unfinished units of a resumed scan), never
+    /// scanning or re-queueing its `done` units. Origin units run before issuer units (an issuer
+    /// unit starts once no origin unit is queued or running), `concurrency` units at a time.
+    pub async fn run(self: &Arc<Self>, plan: RunPlan, out: mpsc::Sender<Record>) -> ScanOutcome {
         let started = Instant::now();
         let shared = Arc::new(Shared::default());
-        let semaphore = Arc::new(Semaphore::new(self.config.concurrency.max(1)));
-        let mut tasks = tokio::task::JoinSet::new();
-        let mut unique = HashSet::new();
-        let targets: Vec<Origin> = targets.into_iter().filter(|o| unique.insert(o.clone())).collect();
-        lock(&shared.totals).targets = targets.len();
-        for origin in targets {
-            let engine = Arc::clone(self);
-            let shared = Arc::clone(&shared);
-            let out = out.clone();
-            let sem = Arc::clone(&semaphore);
-            tasks.spawn(async move {
-                let _permit = sem.acquire_owned().await.ok();
-                engine.scan_origin(origin, &shared, &out).await
-            });
-        }
-        let mut unreachable = Vec::new();
-        while let Some(res) = tasks.join_next().await {
-            if let Ok(rec) = res {
-                let mut t = lock(&shared.totals);
-                if rec.reachable {
-                    t.reachable += 1;
-                } else {
-                    t.unreachable += 1;
-                    unreachable.push((rec.origin.clone(), rec.failures.clone()));
+        {
+            let mut f = lock(&shared.frontier);
+            for key in plan.done {
+                f.known.insert(key, Known::Scheduled);
+            }
+            let mut targets = 0;
+            for unit in plan.seeds {
+                if f.known.insert(unit.key(), Known::Scheduled).is_none() {
+                    if unit.depth == 0 && unit.kind() == UnitKind::Origin {
+                        targets += 1;
+                    }
+                    f.push(unit);
                 }
             }
+            lock(&shared.totals).targets = targets;
         }
-        // Issuers given by the user run after the origins, so an issuer that is also an origin is
-        // not probed twice (the visited set sees the origin's documents).
-        if !self.config.issuers.is_empty() {
-            let mut run = OriginRun::new("issuers".to_string());
-            for issuer in &self.config.issuers {
-                for probe in ["openid-configuration", "oauth-authorization-server"] {
+        let max = self.config.concurrency.max(1);
+        let mut tasks: JoinSet<OriginRecord> = JoinSet::new();
+        let mut kinds: HashMap<tokio::task::Id, UnitKind> = HashMap::new();
+        let mut origins_running = 0usize;
+        let mut unreachable = Vec::new();
+        loop {
+            while tasks.len() < max {
+                let next = {
+                    let mut f = lock(&shared.frontier);
+                    match f.origins.pop_front() {
+                        Some(u) => Some(u),
+                        None if origins_running == 0 => f.issuers.pop_front(),
+                        None => None,
+                    }
+                };
+                let Some(unit) = next else { break };
+                let kind = unit.kind();
+                if kind == UnitKind::Origin {
+                    origins_running += 1;
+                }
+                let engine = Arc::clone(self);
+                let shared = Arc::clone(&shared);
+                let out = out.clone();
+                let handle = tasks.spawn(async move { engine.scan_unit(unit, &shared, &out).await });
+                kinds.insert(handle.id(), kind);
+            }
+            if tasks.is_empty() {
+                let f = lock(&shared.frontier);
+                if f.origins.is_empty() && f.issuers.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            tokio::select! {
+                res = tasks.join_next_with_id() => {
+                    let Some(res) = res else { continue };
+                    let id = match &res {
+                        Ok((id, _)) => *id,
+                        Err(e) => e.id(),
+                    };
+                    if kinds.remove(&id) == Some(UnitKind::Origin) {
+                        origins_running = origins_running.saturating_sub(1);
+                    }
+                    if let Ok((_, rec)) = res {
+                        let mut t = lock(&shared.totals);
+                        t.units += 1;
+                        if rec.depth == 0 && rec.unit == UnitKind::Origin {
+                            if rec.reachable {
+                                t.reachable += 1;
+                            } else {
+                                t.unreachable += 1;
+                                unreachable.push((rec.origin.clone(), rec.failures.clone()));
+                            }
+                        }
+                    }
+                }
+                () = shared.wake.notified() => {}
+            }
+        }
+        unreachable.sort();
+        let mut summary = lock(&shared.totals).clone();
+        summary.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let _ = out.send(Record::Summary(summary.clone())).await;
+        ScanOutcome { summary, unreachable }
+    }
+
+    fn context(&self, via: Option<Via>) -> ScanContext {
+        ScanContext { net: Arc::clone(&self.net), via }
+    }
+
+    async fn scan_unit(&self, unit: Unit, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
+        let mut run = UnitRun {
+            label: unit.label(),
+            kind: unit.kind(),
+            depth: unit.depth,
+            revealed_by: unit.revealed_by.clone(),
+            queue: VecDeque::new(),
+            documents: 0,
+            candidates: 0,
+            verified: 0,
+            reachable: false,
+            failures: Vec::new(),
+            to_verify: Vec::new(),
+        };
+        let mut cx = self.context(None);
+        match &unit.target {
+            UnitTarget::Origin(origin) => {
+                self.origin_probes(&mut run, origin, &cx, shared, out).await;
+                if let Some(via) = self.try_vhost(&mut run, origin, shared, out).await {
+                    // The origin answers only as a virtual host: verify its URLs through that route too.
+                    cx = via;
+                }
+            }
+            UnitTarget::Issuer(issuer) => {
+                for probe in ISSUER_PROBES {
                     if self.probes.iter().any(|p| p.id() == probe) {
                         run.queue.push_back(Pending {
                             follow_up: FollowUp {
@@ -157,60 +316,60 @@ impl Engine {
                         });
                     }
                 }
-            }
-            self.drain(&mut run, &shared, &out).await;
-        }
-        unreachable.sort();
-        let mut summary = lock(&shared.totals).clone();
-        summary.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let _ = out.send(Record::Summary(summary.clone())).await;
-        ScanOutcome { summary, unreachable }
-    }
-
-    fn context(&self) -> ScanContext<'_> {
-        ScanContext { transport: self.transport.as_ref(), clock: self.clock.as_ref(), scope: &self.config.scope }
-    }
-
-    async fn scan_origin(&self, origin: Origin, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
-        let mut run = OriginRun::new(origin.ascii());
-        let target = Target::origin(origin.clone());
-        let cx = self.context();
-        let mut ordered: Vec<&'static dyn WellKnownProbe> =
-            self.probes.iter().copied().filter(|p| p.runs_on_origin()).collect();
-        ordered.sort_by_key(|p| p.id() != FIRST_PROBE);
-        for probe in ordered {
-            // Follow-ups queued so far (robots.txt sitemaps) run before the next origin probe, so a
-            // sitemap declared by robots.txt is fetched once, with its declaration attached.
-            self.drain(&mut run, shared, out).await;
-            let locations = probe.locations(&target);
-            let Some(first) = locations.first() else { continue };
-            if !shared.visit(probe.id(), first) {
-                continue;
-            }
-            for doc in probe.run(&target, &cx as &dyn ProbeContext).await {
-                self.emit_document(&mut run, doc, 0, shared, out).await;
+                self.drain(&mut run, &cx, shared, out).await;
             }
         }
-        self.drain(&mut run, shared, out).await;
-        if self.config.all_registered {
-            for doc in crate::registered::inventory(&origin, &self.probes, &cx).await {
-                self.emit_document(&mut run, doc, 0, shared, out).await;
-            }
-        }
+        self.verify_unit(&mut run, &cx, shared, out).await;
         let rec = OriginRecord {
             origin: run.label.clone(),
+            unit: run.kind,
+            depth: run.depth,
             reachable: run.reachable,
             documents: run.documents,
             candidates: run.candidates,
+            verified: run.verified,
             failures: if run.reachable { Vec::new() } else { run.failures.clone() },
         };
         let _ = out.send(Record::Origin(rec.clone())).await;
         rec
     }
 
+    /// Every origin probe on `origin` (robots first), their follow-ups, and `--all-registered`.
+    async fn origin_probes(
+        &self,
+        run: &mut UnitRun,
+        origin: &Origin,
+        cx: &ScanContext,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) {
+        let target = Target::origin(origin.clone());
+        let mut ordered: Vec<&'static dyn WellKnownProbe> =
+            self.probes.iter().copied().filter(|p| p.runs_on_origin()).collect();
+        ordered.sort_by_key(|p| p.id() != FIRST_PROBE);
+        for probe in ordered {
+            // Follow-ups queued so far (robots.txt sitemaps) run before the next origin probe, so a
+            // sitemap declared by robots.txt is fetched once, with its declaration attached.
+            self.drain(run, cx, shared, out).await;
+            let locations = probe.locations(&target);
+            let Some(first) = locations.first() else { continue };
+            if !shared.visit(probe.id(), first, cx.via.as_ref()) {
+                continue;
+            }
+            for doc in probe.run(&target, cx as &dyn ProbeContext).await {
+                self.emit_document(run, doc, 0, cx, shared, out).await;
+            }
+        }
+        self.drain(run, cx, shared, out).await;
+        if self.config.all_registered {
+            for doc in crate::registered::inventory(origin, &self.probes, cx).await {
+                self.emit_document(run, doc, 0, cx, shared, out).await;
+            }
+        }
+    }
+
     /// Runs queued follow-ups breadth-first within the hop and count limits.
-    async fn drain(&self, run: &mut OriginRun, shared: &Shared, out: &mpsc::Sender<Record>) {
-        let cx = self.context();
+    async fn drain(&self, run: &mut UnitRun, cx: &ScanContext, shared: &Shared, out: &mpsc::Sender<Record>) {
         let mut done = 0usize;
         while let Some(p) = run.queue.pop_front() {
             if p.hop > self.config.max_follow_up_hops || done >= self.config.max_follow_ups_per_origin {
@@ -221,7 +380,7 @@ impl Engine {
                 // Out of scope: the candidate was recorded with in_scope=false; nothing is requested.
                 continue;
             }
-            if !shared.visit(probe.id(), &p.follow_up.url) {
+            if !shared.visit(probe.id(), &p.follow_up.url, cx.via.as_ref()) {
                 continue;
             }
             done += 1;
@@ -230,17 +389,185 @@ impl Engine {
                 role: p.follow_up.role.clone(),
                 declared_by: vec![p.declared_by],
             };
-            for doc in probe.run(&target, &cx as &dyn ProbeContext).await {
-                self.emit_document(run, doc, p.hop, shared, out).await;
+            for doc in probe.run(&target, cx as &dyn ProbeContext).await {
+                self.emit_document(run, doc, p.hop, cx, shared, out).await;
+            }
+        }
+    }
+
+    /// A revealed origin whose name does not resolve: try it as a virtual host of the origin that
+    /// revealed it (its Host header and TLS server name, sent to that origin's addresses). When an
+    /// address answers, the origin's documents are read through it and its context is returned.
+    async fn try_vhost(
+        &self,
+        run: &mut UnitRun,
+        origin: &Origin,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) -> Option<ScanContext> {
+        if !self.config.vhosts || run.reachable || run.failures.is_empty() {
+            return None;
+        }
+        if !run.failures.iter().all(|c| c.starts_with("dns_")) {
+            return None;
+        }
+        let by = run.revealed_by.clone()?;
+        let Host::Domain(name) = origin.host().clone() else { return None };
+        let by_origin = Origin::parse_target(&by).ok()?;
+        let now = self.net.clock.now();
+        let record = |address: Option<IpAddr>, meta: Option<&wellknown_core::FetchMeta>, failure| VhostRecord {
+            host: name.clone(),
+            origin: run.label.clone(),
+            revealed_by: by.clone(),
+            address: address.map(|a| a.to_string()),
+            answers: meta.is_some_and(|m| m.status.is_some()),
+            status: meta.and_then(|m| m.status),
+            failure: meta.and_then(|m| m.failure.clone()).or(failure),
+            checked_at: meta.map_or(now, |m| m.fetched_at),
+        };
+        let addrs = match self.net.transport.resolve(by_origin.host(), by_origin.port()).await {
+            Ok(a) => a,
+            Err(f) => {
+                let _ = out.send(Record::Vhost(record(None, None, Some(f)))).await;
+                return None;
+            }
+        };
+        let mut via_hit = None;
+        for address in addrs.into_iter().take(MAX_VHOST_ADDRESSES) {
+            let via = Via { host: name.clone(), port: origin.port(), address };
+            let cx = self.context(Some(via.clone()));
+            let policy =
+                FetchPolicy { follow_redirects: false, max_body_bytes: VHOST_MAX_BODY, ..FetchPolicy::default() };
+            let result = cx.request(FetchRequest::get(origin.root(), policy)).await;
+            let rec = record(Some(address), Some(&result.meta), None);
+            let answers = rec.answers;
+            let _ = out.send(Record::Vhost(rec)).await;
+            if answers {
+                via_hit = Some(cx);
+                break;
+            }
+        }
+        let cx = via_hit?;
+        self.origin_probes(run, origin, &cx, shared, out).await;
+        Some(cx)
+    }
+
+    /// Verifies the candidate URLs this unit revealed first.
+    async fn verify_unit(&self, run: &mut UnitRun, cx: &ScanContext, shared: &Shared, out: &mpsc::Sender<Record>) {
+        let items = std::mem::take(&mut run.to_verify);
+        if items.is_empty() {
+            return;
+        }
+        let now = self.net.clock.now();
+        let mut records: Vec<Option<VerificationRecord>> = vec![None; items.len()];
+        let mut set: JoinSet<(usize, VerificationRecord, usize)> = JoinSet::new();
+        let mut requests = 0usize;
+        let mut sent = 0usize;
+        let limit = self.config.verify_concurrency.max(1);
+        for (i, (kind, value)) in items.iter().enumerate() {
+            let Ok(url) = Url::parse(value) else { continue };
+            let unrequested = |status| verify::unrequested(*kind, value, &run.label, status, now);
+            if !self.config.scope.contains_url(&url) {
+                records[i] = Some(unrequested(VerifyStatus::OutOfScope));
+                continue;
+            }
+            if let Some(meta) = lock(&shared.fetched).get(value) {
+                records[i] = Some(verify::from_document(*kind, value, &run.label, meta));
+                continue;
+            }
+            if requests >= self.config.max_verifications_per_unit {
+                records[i] = Some(unrequested(VerifyStatus::Skipped));
+                continue;
+            }
+            requests += 1;
+            while set.len() >= limit {
+                if let Some(Ok((j, rec, n))) = set.join_next().await {
+                    records[j] = Some(rec);
+                    sent += n;
+                }
+            }
+            let (cx, kind, value, label) = (cx.clone(), *kind, value.clone(), run.label.clone());
+            set.spawn(async move {
+                let (rec, n) = verify::request(&cx, kind, &value, url, &label).await;
+                (i, rec, n)
+            });
+        }
+        while let Some(res) = set.join_next().await {
+            if let Ok((j, rec, n)) = res {
+                records[j] = Some(rec);
+                sent += n;
+            }
+        }
+        let emitted = records.iter().flatten().count();
+        run.verified += emitted;
+        {
+            let mut t = lock(&shared.totals);
+            t.verifications += emitted;
+            t.verification_requests += sent;
+        }
+        for rec in records.into_iter().flatten() {
+            let _ = out.send(Record::Verification(rec)).await;
+        }
+    }
+
+    /// A candidate seen for the first time: the units it reveals go to the inventory.
+    async fn reveal(
+        &self,
+        run: &UnitRun,
+        kind: CandidateKind,
+        value: &str,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) {
+        for target in feedback::revealed(kind, value) {
+            let in_scope = match &target {
+                UnitTarget::Origin(o) => self.config.scope.contains_host(o.host()),
+                UnitTarget::Issuer(u) => self.config.scope.contains_url(u),
+            };
+            let unit = Unit { target, depth: run.depth + 1, revealed_by: Some(run.label.clone()) };
+            let action = {
+                let mut f = lock(&shared.frontier);
+                let key = unit.key();
+                let decided = match f.known.get(&key) {
+                    Some(Known::Scheduled | Known::OutOfScope) => None,
+                    Some(Known::Beyond) if unit.depth > self.config.depth => None,
+                    _ if !in_scope => Some((Known::OutOfScope, "out_of_scope")),
+                    _ if unit.depth <= self.config.depth => Some((Known::Scheduled, "queued")),
+                    _ => Some((Known::Beyond, "beyond_depth")),
+                };
+                decided.map(|(known, action)| {
+                    f.known.insert(key, known);
+                    if action == "queued" {
+                        f.push(unit.clone());
+                    }
+                    action
+                })
+            };
+            let Some(action) = action else { continue };
+            lock(&shared.totals).revealed += 1;
+            let rec = InventoryRecord {
+                unit: unit.kind(),
+                value: unit.label(),
+                depth: unit.depth,
+                revealed_by: run.label.clone(),
+                candidate_kind: kind,
+                candidate_value: value.to_string(),
+                in_scope,
+                action,
+            };
+            let _ = out.send(Record::Inventory(rec)).await;
+            if action == "queued" {
+                shared.wake.notify_one();
             }
         }
     }
 
     async fn emit_document(
         &self,
-        run: &mut OriginRun,
+        run: &mut UnitRun,
         doc: Document,
         hop: u32,
+        cx: &ScanContext,
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
@@ -253,6 +580,9 @@ impl Engine {
             if !run.failures.contains(&c) {
                 run.failures.push(c);
             }
+        }
+        if self.config.verify && meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)) {
+            lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| meta.clone());
         }
         let report = doc.report.as_ref();
         let doc_url = meta.url.to_string();
@@ -274,6 +604,7 @@ impl Engine {
             kind: report.map(|r| r.kind.clone()),
             valid: report.map(wellknown_core::Report::valid),
             facts: report.map(|r| r.facts.clone()).unwrap_or_default(),
+            via: cx.via.as_ref().map(|v| v.address.to_string()),
         };
         {
             let mut t = lock(&shared.totals);
@@ -314,10 +645,14 @@ impl Engine {
                 locator: c.locator.clone(),
             };
             let first = lock(&shared.seen).insert((c.kind, c.value.clone()));
-            let rec = if first {
+            if first {
                 run.candidates += 1;
                 lock(&shared.totals).candidates += 1;
-                Record::Candidate(CandidateRecord {
+                if self.config.verify && verify::verifiable(c.kind) {
+                    run.to_verify.push((c.kind, c.value.clone()));
+                }
+                let (kind, value) = (c.kind, c.value.clone());
+                let rec = Record::Candidate(CandidateRecord {
                     in_scope: self.in_scope(c.kind, &c.value),
                     kind: c.kind,
                     relation: c.relation,
@@ -325,12 +660,15 @@ impl Engine {
                     hints: c.hints,
                     flags: c.flags,
                     evidence,
-                })
+                });
+                let _ = out.send(rec).await;
+                self.reveal(run, kind, &value, shared, out).await;
             } else {
                 lock(&shared.totals).evidence += 1;
-                Record::Evidence(EvidenceRecord { kind: c.kind, relation: c.relation, value: c.value, evidence })
-            };
-            let _ = out.send(rec).await;
+                let rec =
+                    Record::Evidence(EvidenceRecord { kind: c.kind, relation: c.relation, value: c.value, evidence });
+                let _ = out.send(rec).await;
+            }
         }
         for f in report.follow_ups {
             run.queue.push_back(Pending { follow_up: f, hop: hop + 1, declared_by: meta.url.clone() });
@@ -351,8 +689,8 @@ impl Engine {
     }
 }
 
-impl OriginRun {
-    fn new(label: String) -> OriginRun {
-        OriginRun { label, queue: VecDeque::new(), documents: 0, candidates: 0, reachable: false, failures: Vec::new() }
-    }
+/// Failures that mean nothing was sent (no verdict to reuse).
+fn refused_before_sending(class: wellknown_core::FailureClass) -> bool {
+    use wellknown_core::FailureClass as F;
+    matches!(class, F::OutOfScope | F::UnsupportedUrl | F::RobotsDisallowed)
 }

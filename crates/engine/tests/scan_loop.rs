@@ -115,7 +115,8 @@ fn net() -> Arc<FakeNet> {
 async fn follows_links_in_scope_once_and_records_evidence() {
     let net = net();
     let targets = [Origin::parse_target("a.example").unwrap()];
-    let config = ScanConfig { scope: Scope::for_targets(&targets), ..ScanConfig::default() };
+    // Follow-ups only: no verification, no feedback (tests/verify_feedback.rs covers those).
+    let config = ScanConfig { scope: Scope::for_targets(&targets), verify: false, depth: 0, ..ScanConfig::default() };
     let records = run(Arc::clone(&net), &["a.example"], config).await;
     let requested = net.requested.lock().unwrap().clone();
     assert_eq!(
@@ -145,7 +146,13 @@ async fn follows_links_in_scope_once_and_records_evidence() {
 async fn hop_limit_stops_following() {
     let net = net();
     let targets = [Origin::parse_target("a.example").unwrap()];
-    let config = ScanConfig { scope: Scope::for_targets(&targets), max_follow_up_hops: 1, ..ScanConfig::default() };
+    let config = ScanConfig {
+        scope: Scope::for_targets(&targets),
+        max_follow_up_hops: 1,
+        verify: false,
+        depth: 0,
+        ..ScanConfig::default()
+    };
     run(Arc::clone(&net), &["a.example"], config).await;
     let requested = net.requested.lock().unwrap().clone();
     assert_eq!(requested, ["https://a.example/links.txt", "https://a.example/one", "https://b.a.example/two"]);

@@ -1,0 +1,307 @@
+//! Verification of candidate URLs: does the URL a document declares answer?
+//!
+//! Kinds verified: `url`, `sitemap`, `endpoint` (fetchable URLs). Procedure for one URL:
+//!
+//! 1. out of scope: status `out_of_scope`, nothing requested;
+//! 2. already fetched as a document in this scan (a sitemap the robots.txt declared, a JWKS): that
+//!    fetch is the verdict (`source: document`), nothing requested again;
+//! 3. otherwise a HEAD (redirects followed, each hop scope-checked, at most five), then a GET with a
+//!    tiny body cap when the server answers 405 or 501 to HEAD. The request goes through the same
+//!    context as documents: scope, `--obey-robots`, per-host politeness.
+//!
+//! Verdicts ([`VerifyStatus`]): 2xx `alive`; 404/410 `gone`; 401/403 `auth_required`; a redirect
+//! followed `redirect` (with the first hop's target; the final status is kept in `http_status`);
+//! any other status `error`; no response: `dns`, `connect`, `tls`, `timeout` or `failure` (the
+//! exact fetcher class is in `failure`).
+
+use serde::Serialize;
+use url::Url;
+use wellknown_core::{CandidateKind, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Method, Timestamp};
+
+use crate::context::ScanContext;
+use crate::record::VerificationRecord;
+
+/// A verification verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifyStatus {
+    /// 2xx.
+    Alive,
+    /// 404 or 410.
+    Gone,
+    /// 401 or 403.
+    AuthRequired,
+    /// The URL redirects (the first hop's target is recorded).
+    Redirect,
+    /// Another status (400, 429, 5xx, a 405 to GET too, ...).
+    Error,
+    /// Name resolution failed (`dns_nxdomain`, `dns_no_answer`, `dns_failure`).
+    Dns,
+    /// The connection failed (`connect_refused`, `connect_timeout`, `connect`, `private_address`).
+    Connect,
+    /// The TLS handshake failed.
+    Tls,
+    /// No complete response in time.
+    Timeout,
+    /// Another failure (`protocol`, `body_too_large`, `unsupported_url`).
+    Failure,
+    /// Outside the scan scope: recorded, never requested.
+    OutOfScope,
+    /// `--obey-robots` and the URL's robots.txt disallows it for this scanner: not requested.
+    DisallowedByRobots,
+    /// Not requested: the per-unit verification budget was spent.
+    Skipped,
+}
+
+impl VerifyStatus {
+    /// Every status, in declaration order.
+    pub const ALL: [VerifyStatus; 13] = [
+        VerifyStatus::Alive,
+        VerifyStatus::Gone,
+        VerifyStatus::AuthRequired,
+        VerifyStatus::Redirect,
+        VerifyStatus::Error,
+        VerifyStatus::Dns,
+        VerifyStatus::Connect,
+        VerifyStatus::Tls,
+        VerifyStatus::Timeout,
+        VerifyStatus::Failure,
+        VerifyStatus::OutOfScope,
+        VerifyStatus::DisallowedByRobots,
+        VerifyStatus::Skipped,
+    ];
+
+    /// The `snake_case` name used in records, the store and `--status`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerifyStatus::Alive => "alive",
+            VerifyStatus::Gone => "gone",
+            VerifyStatus::AuthRequired => "auth_required",
+            VerifyStatus::Redirect => "redirect",
+            VerifyStatus::Error => "error",
+            VerifyStatus::Dns => "dns",
+            VerifyStatus::Connect => "connect",
+            VerifyStatus::Tls => "tls",
+            VerifyStatus::Timeout => "timeout",
+            VerifyStatus::Failure => "failure",
+            VerifyStatus::OutOfScope => "out_of_scope",
+            VerifyStatus::DisallowedByRobots => "disallowed_by_robots",
+            VerifyStatus::Skipped => "skipped",
+        }
+    }
+
+    /// Parses a status name.
+    pub fn parse(s: &str) -> Option<VerifyStatus> {
+        VerifyStatus::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+/// True for candidate kinds whose value is a URL the scan verifies.
+pub fn verifiable(kind: CandidateKind) -> bool {
+    matches!(kind, CandidateKind::Url | CandidateKind::Sitemap | CandidateKind::Endpoint)
+}
+
+/// The verdict a fetch outcome gives: (status, first redirect target).
+pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
+    let target = meta
+        .redirect_chain
+        .get(1)
+        .map(|h| h.url.to_string())
+        .or_else(|| (!meta.redirect_chain.is_empty()).then(|| meta.url.to_string()));
+    if let Some(f) = &meta.failure {
+        let status = match f.class {
+            FailureClass::DnsNxdomain | FailureClass::DnsNoAnswer | FailureClass::DnsFailure => VerifyStatus::Dns,
+            FailureClass::ConnectRefused
+            | FailureClass::ConnectTimeout
+            | FailureClass::Connect
+            | FailureClass::PrivateAddress => VerifyStatus::Connect,
+            FailureClass::Tls => VerifyStatus::Tls,
+            FailureClass::Timeout => VerifyStatus::Timeout,
+            FailureClass::TooManyRedirects | FailureClass::RedirectLoop | FailureClass::InvalidRedirect => {
+                VerifyStatus::Redirect
+            }
+            // A redirect to a URL outside the scope was not followed: the URL itself redirects.
+            FailureClass::OutOfScope if !meta.redirect_chain.is_empty() => VerifyStatus::Redirect,
+            FailureClass::OutOfScope => VerifyStatus::OutOfScope,
+            FailureClass::RobotsDisallowed => VerifyStatus::DisallowedByRobots,
+            FailureClass::BodyTooLarge if meta.status.is_some() => return (by_status(meta), target),
+            FailureClass::BodyTooLarge | FailureClass::Protocol | FailureClass::UnsupportedUrl => VerifyStatus::Failure,
+        };
+        let target =
+            if status == VerifyStatus::Redirect { target.or_else(|| Some(meta.url.to_string())) } else { target };
+        return (status, target);
+    }
+    (by_status(meta), target)
+}
+
+fn by_status(meta: &FetchMeta) -> VerifyStatus {
+    if !meta.redirect_chain.is_empty() {
+        return VerifyStatus::Redirect;
+    }
+    match meta.status {
+        Some(200..=299) => VerifyStatus::Alive,
+        Some(404 | 410) => VerifyStatus::Gone,
+        Some(401 | 403) => VerifyStatus::AuthRequired,
+        Some(300..=399) => VerifyStatus::Redirect,
+        Some(_) => VerifyStatus::Error,
+        None => VerifyStatus::Failure,
+    }
+}
+
+/// A verdict without a request.
+pub(crate) fn unrequested(
+    kind: CandidateKind,
+    value: &str,
+    unit: &str,
+    status: VerifyStatus,
+    now: Timestamp,
+) -> VerificationRecord {
+    VerificationRecord {
+        kind,
+        value: value.to_string(),
+        origin: unit.to_string(),
+        status,
+        http_status: None,
+        target: None,
+        method: None,
+        failure: None,
+        source: "none",
+        verified_at: now,
+    }
+}
+
+/// The verdict of a document fetch of the same URL made earlier in this scan.
+pub(crate) fn from_document(kind: CandidateKind, value: &str, unit: &str, meta: &FetchMeta) -> VerificationRecord {
+    let (status, target) = classify(meta);
+    VerificationRecord {
+        kind,
+        value: value.to_string(),
+        origin: unit.to_string(),
+        status,
+        http_status: meta.status,
+        target,
+        method: Some(Method::Get),
+        failure: meta.failure.clone(),
+        source: "document",
+        verified_at: meta.fetched_at,
+    }
+}
+
+/// Body cap of the GET fallback: enough to complete a small response, nothing more is read.
+const GET_FALLBACK_MAX_BODY: u64 = 1024;
+
+/// Verifies one in-scope URL with HEAD (GET on 405/501). Returns the record and the number of
+/// requests sent (0 when refused before sending, e.g. by robots.txt).
+pub(crate) async fn request(
+    cx: &ScanContext,
+    kind: CandidateKind,
+    value: &str,
+    url: Url,
+    unit: &str,
+) -> (VerificationRecord, usize) {
+    let policy = FetchPolicy { max_body_bytes: 0, decode_content_encoding: false, ..FetchPolicy::default() };
+    let head = FetchRequest { url: url.clone(), method: Method::Head, policy, headers: Vec::new() };
+    let mut result = cx.request(head).await;
+    let mut method = Method::Head;
+    let mut sent = usize::from(sent_something(&result.meta));
+    if matches!(result.meta.status, Some(405 | 501)) && result.meta.failure.is_none() {
+        let policy = FetchPolicy {
+            max_body_bytes: GET_FALLBACK_MAX_BODY,
+            decode_content_encoding: false,
+            ..FetchPolicy::default()
+        };
+        result = cx.request(FetchRequest::get(url, policy)).await;
+        method = Method::Get;
+        sent += usize::from(sent_something(&result.meta));
+    }
+    let meta = &result.meta;
+    let (status, target) = classify(meta);
+    let record = VerificationRecord {
+        kind,
+        value: value.to_string(),
+        origin: unit.to_string(),
+        status,
+        http_status: meta.status,
+        target,
+        method: (sent > 0).then_some(method),
+        failure: meta.failure.clone(),
+        source: if sent > 0 { "request" } else { "none" },
+        verified_at: meta.fetched_at,
+    };
+    (record, sent)
+}
+
+/// False when the request was refused before anything was sent.
+fn sent_something(meta: &FetchMeta) -> bool {
+    !meta.failure.as_ref().is_some_and(|f| {
+        matches!(f.class, FailureClass::OutOfScope | FailureClass::RobotsDisallowed | FailureClass::UnsupportedUrl)
+            && meta.redirect_chain.is_empty()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wellknown_core::{FetchFailure, RedirectHop};
+
+    fn meta(status: Option<u16>) -> FetchMeta {
+        let mut m = FetchMeta::synthetic(Url::parse("https://a.example/x").unwrap(), None, Timestamp::UNIX_EPOCH);
+        m.status = status;
+        m
+    }
+
+    #[test]
+    fn statuses_map_to_verdicts() {
+        assert_eq!(classify(&meta(Some(200))).0, VerifyStatus::Alive);
+        assert_eq!(classify(&meta(Some(204))).0, VerifyStatus::Alive);
+        assert_eq!(classify(&meta(Some(404))).0, VerifyStatus::Gone);
+        assert_eq!(classify(&meta(Some(410))).0, VerifyStatus::Gone);
+        assert_eq!(classify(&meta(Some(401))).0, VerifyStatus::AuthRequired);
+        assert_eq!(classify(&meta(Some(403))).0, VerifyStatus::AuthRequired);
+        assert_eq!(classify(&meta(Some(500))).0, VerifyStatus::Error);
+        assert_eq!(classify(&meta(Some(304))).0, VerifyStatus::Redirect);
+    }
+
+    #[test]
+    fn redirects_keep_the_first_target() {
+        let mut m = meta(Some(200));
+        m.redirect_chain = vec![
+            RedirectHop { url: Url::parse("https://a.example/x").unwrap(), status: 301 },
+            RedirectHop { url: Url::parse("https://a.example/y").unwrap(), status: 302 },
+        ];
+        m.url = Url::parse("https://a.example/z").unwrap();
+        assert_eq!(classify(&m), (VerifyStatus::Redirect, Some("https://a.example/y".into())));
+        m.redirect_chain.truncate(1);
+        assert_eq!(classify(&m), (VerifyStatus::Redirect, Some("https://a.example/z".into())));
+        // A redirect out of scope was refused: still a redirect, to the refused URL.
+        m.status = None;
+        m.url = Url::parse("https://elsewhere.example/").unwrap();
+        m.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: String::new() });
+        assert_eq!(classify(&m), (VerifyStatus::Redirect, Some("https://elsewhere.example/".into())));
+    }
+
+    #[test]
+    fn failures_map_to_classes() {
+        for (class, want) in [
+            (FailureClass::DnsNxdomain, VerifyStatus::Dns),
+            (FailureClass::ConnectRefused, VerifyStatus::Connect),
+            (FailureClass::Tls, VerifyStatus::Tls),
+            (FailureClass::Timeout, VerifyStatus::Timeout),
+            (FailureClass::Protocol, VerifyStatus::Failure),
+            (FailureClass::OutOfScope, VerifyStatus::OutOfScope),
+            (FailureClass::RobotsDisallowed, VerifyStatus::DisallowedByRobots),
+        ] {
+            let mut m = meta(None);
+            m.failure = Some(FetchFailure { class, message: String::new() });
+            assert_eq!(classify(&m).0, want, "{class}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in VerifyStatus::ALL {
+            assert_eq!(VerifyStatus::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(serde_json::to_value(VerifyStatus::AuthRequired).unwrap(), "auth_required");
+    }
+}

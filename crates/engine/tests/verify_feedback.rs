@@ -1,0 +1,497 @@
+//! Verification, feedback into the frontier, virtual hosts, `--obey-robots` and resumed plans, over
+//! an in-memory network.
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+use url::Url;
+use wellknown_core::{
+    Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Host, Locator, Method,
+    Origin, ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
+};
+use wellknown_engine::{
+    Clock, Engine, InScope, Record, RobotsGate, RobotsRules, RunPlan, ScanConfig, Transport, Unit, UnitKind,
+    VerifyStatus,
+};
+
+/// `/decl.txt`: each line `KIND VALUE` becomes a candidate of that kind; `follow URL` also asks for
+/// the URL to be read as a `decl` document.
+struct DeclProbe;
+
+impl WellKnownProbe for DeclProbe {
+    fn id(&self) -> &'static str {
+        "decl"
+    }
+    fn summary(&self) -> &'static str {
+        "test declarations"
+    }
+    fn spec(&self) -> &'static str {
+        "none"
+    }
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { origin } => vec![origin.url_for_path("/decl.txt")],
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        let mut r = Report::new("decl", &meta.url, "decl");
+        for (i, line) in String::from_utf8_lossy(body).lines().enumerate() {
+            let Some((k, v)) = line.split_once(' ') else { continue };
+            let loc = Some(Locator::Line(i as u32 + 1));
+            let kind = match k {
+                "follow" => {
+                    if let Ok(u) = Url::parse(v) {
+                        r.follow_up("decl", u, "link");
+                    }
+                    CandidateKind::Url
+                }
+                other => match CandidateKind::parse(other) {
+                    Some(kind) => kind,
+                    None => continue,
+                },
+            };
+            r.candidate(Candidate::new(kind, "declares", v, loc));
+        }
+        r
+    }
+}
+
+/// Stands in for the robots probe (the engine runs the probe named `robots` first).
+struct FakeRobots;
+
+impl WellKnownProbe for FakeRobots {
+    fn id(&self) -> &'static str {
+        "robots"
+    }
+    fn summary(&self) -> &'static str {
+        "test robots"
+    }
+    fn spec(&self) -> &'static str {
+        "none"
+    }
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { origin } => vec![origin.robots_url()],
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
+    fn interpret(&self, _body: &[u8], meta: &FetchMeta) -> Report {
+        Report::new("robots", &meta.url, "robots")
+    }
+}
+
+inventory::submit! { ProbeRegistration::new(&DeclProbe) }
+inventory::submit! { ProbeRegistration::new(&FakeRobots) }
+
+#[derive(Clone)]
+struct Page {
+    status: u16,
+    body: String,
+    location: Option<String>,
+    head_status: Option<u16>,
+}
+
+fn page(status: u16, body: &str) -> Page {
+    Page { status, body: body.to_string(), location: None, head_status: None }
+}
+
+/// One request the fake network saw: method, URL, forced address.
+type Seen = (Method, String, Option<IpAddr>);
+
+#[derive(Default)]
+struct FakeNet {
+    pages: HashMap<String, Page>,
+    /// Pages answered only through a virtual-host request to this address.
+    vhost_pages: HashMap<(IpAddr, String), Page>,
+    /// Hosts that do not resolve.
+    nxdomain: HashSet<String>,
+    addresses: HashMap<String, Vec<IpAddr>>,
+    log: Mutex<Vec<Seen>>,
+    delays: Mutex<Vec<(String, Duration)>>,
+}
+
+fn now() -> Timestamp {
+    "2026-12-01T00:00:00Z".parse().unwrap()
+}
+
+impl FakeNet {
+    fn answer(&self, req: &FetchRequest, in_scope: InScope<'_>, via: Option<IpAddr>) -> FetchResult {
+        assert!(in_scope(&req.url), "out-of-scope URL handed to the transport: {}", req.url);
+        let mut meta = FetchMeta::synthetic(req.url.clone(), Some("text/plain"), now());
+        let mut url = req.url.clone();
+        loop {
+            let host = url.host_str().unwrap_or_default().to_string();
+            if via.is_none() && self.nxdomain.contains(&host) {
+                meta.status = None;
+                meta.url = url;
+                meta.failure = Some(FetchFailure { class: FailureClass::DnsNxdomain, message: "nx".into() });
+                return FetchResult { meta, body: Vec::new() };
+            }
+            self.log.lock().unwrap().push((req.method, url.to_string(), via));
+            let found = match via {
+                Some(ip) => self.vhost_pages.get(&(ip, url.to_string())).cloned(),
+                None => self.pages.get(url.as_str()).cloned(),
+            };
+            let p = found.unwrap_or_else(|| page(404, ""));
+            let status = if req.method == Method::Head { p.head_status.unwrap_or(p.status) } else { p.status };
+            if (300..400).contains(&status) && req.policy.follow_redirects {
+                let next = url.join(p.location.as_deref().unwrap_or("/")).unwrap();
+                meta.redirect_chain.push(RedirectHop { url: url.clone(), status });
+                if !in_scope(&next) {
+                    meta.status = None;
+                    meta.url = next;
+                    meta.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: "hop".into() });
+                    return FetchResult { meta, body: Vec::new() };
+                }
+                url = next;
+                continue;
+            }
+            meta.url = url;
+            meta.status = Some(status);
+            let body = if req.method == Method::Head { Vec::new() } else { p.body.into_bytes() };
+            return FetchResult { meta, body };
+        }
+    }
+
+    fn requested(&self) -> Vec<(Method, String)> {
+        self.log.lock().unwrap().iter().map(|(m, u, _)| (*m, u.clone())).collect()
+    }
+
+    fn was_requested(&self, url: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|(_, u, _)| u == url)
+    }
+}
+
+#[async_trait]
+impl Transport for FakeNet {
+    async fn fetch(&self, req: &FetchRequest, in_scope: InScope<'_>) -> FetchResult {
+        self.answer(req, in_scope, None)
+    }
+
+    async fn fetch_vhost(&self, req: &FetchRequest, in_scope: InScope<'_>, address: IpAddr) -> FetchResult {
+        self.answer(req, in_scope, Some(address))
+    }
+
+    async fn resolve(&self, host: &Host, _port: u16) -> Result<Vec<IpAddr>, FetchFailure> {
+        self.addresses
+            .get(&host.name())
+            .cloned()
+            .ok_or(FetchFailure { class: FailureClass::DnsNxdomain, message: "nx".into() })
+    }
+
+    fn set_host_delay(&self, host: &str, delay: Duration) {
+        self.delays.lock().unwrap().push((host.to_string(), delay));
+    }
+}
+
+struct Fixed;
+impl Clock for Fixed {
+    fn now(&self) -> Timestamp {
+        now()
+    }
+}
+
+fn config(targets: &[&str]) -> ScanConfig {
+    let origins: Vec<Origin> = targets.iter().map(|t| Origin::parse_target(t).unwrap()).collect();
+    ScanConfig { scope: Scope::for_targets(&origins), ..ScanConfig::default() }
+}
+
+async fn run_plan(net: Arc<FakeNet>, plan: RunPlan, config: ScanConfig) -> Vec<Record> {
+    let engine = Arc::new(Engine::new(net, Arc::new(Fixed), config).unwrap());
+    let (tx, mut rx) = mpsc::channel(64);
+    let handle = tokio::spawn(async move { engine.run(plan, tx).await });
+    let mut out = Vec::new();
+    while let Some(r) = rx.recv().await {
+        out.push(r);
+    }
+    handle.await.unwrap();
+    out
+}
+
+async fn run(net: Arc<FakeNet>, targets: &[&str], config: ScanConfig) -> Vec<Record> {
+    let seeds = targets.iter().map(|t| Unit::origin(Origin::parse_target(t).unwrap())).collect();
+    run_plan(net, RunPlan { seeds, done: Vec::new() }, config).await
+}
+
+/// Verdict, HTTP status, redirect target, source.
+type Verdict = (VerifyStatus, Option<u16>, Option<String>, &'static str);
+
+fn verdicts(records: &[Record]) -> HashMap<String, Verdict> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Verification(v) => Some((v.value.clone(), (v.status, v.http_status, v.target.clone(), v.source))),
+            _ => None,
+        })
+        .collect()
+}
+
+fn inventory_actions(records: &[Record]) -> Vec<(String, &'static str)> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Inventory(i) => Some((i.value.clone(), i.action)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn candidate_urls_get_verdicts() {
+    let mut net = FakeNet::default();
+    let decl = "url https://a.example/alive\nurl https://a.example/gone\nurl https://a.example/auth\n\
+                url https://a.example/moved\nurl https://a.example/nohead\nurl https://out.example/x\n\
+                sitemap https://a.example/s.xml\nendpoint https://nx.a.example/token\n\
+                follow https://a.example/doc2\npath /not-a-url\n";
+    net.pages.insert("https://a.example/decl.txt".into(), page(200, decl));
+    net.pages.insert("https://a.example/alive".into(), page(200, "hi"));
+    net.pages.insert("https://a.example/auth".into(), page(401, ""));
+    net.pages.insert("https://a.example/moved".into(), Page { location: Some("/alive".into()), ..page(301, "") });
+    net.pages.insert("https://a.example/nohead".into(), Page { head_status: Some(405), ..page(200, "x") });
+    net.pages.insert("https://a.example/s.xml".into(), page(410, ""));
+    net.pages.insert("https://a.example/doc2".into(), page(200, ""));
+    net.nxdomain.insert("nx.a.example".into());
+    let net = Arc::new(net);
+    let cfg = ScanConfig { depth: 0, ..config(&["a.example"]) };
+    let records = run(Arc::clone(&net), &["a.example"], cfg).await;
+    let v = verdicts(&records);
+    assert_eq!(v["https://a.example/alive"], (VerifyStatus::Alive, Some(200), None, "request"));
+    assert_eq!(v["https://a.example/gone"], (VerifyStatus::Gone, Some(404), None, "request"));
+    assert_eq!(v["https://a.example/auth"], (VerifyStatus::AuthRequired, Some(401), None, "request"));
+    assert_eq!(
+        v["https://a.example/moved"],
+        (VerifyStatus::Redirect, Some(200), Some("https://a.example/alive".into()), "request")
+    );
+    assert_eq!(v["https://a.example/nohead"], (VerifyStatus::Alive, Some(200), None, "request"));
+    assert_eq!(v["https://a.example/s.xml"], (VerifyStatus::Gone, Some(410), None, "request"));
+    assert_eq!(v["https://out.example/x"], (VerifyStatus::OutOfScope, None, None, "none"));
+    assert_eq!(v["https://nx.a.example/token"].0, VerifyStatus::Dns);
+    // doc2 was read as a document: that fetch is the verdict, no HEAD.
+    assert_eq!(v["https://a.example/doc2"], (VerifyStatus::Alive, Some(200), None, "document"));
+    assert_eq!(v.len(), 9, "paths are not verified: {v:?}");
+    let requested = net.requested();
+    assert!(requested.contains(&(Method::Head, "https://a.example/nohead".into())));
+    assert!(requested.contains(&(Method::Get, "https://a.example/nohead".into())), "GET after 405");
+    assert!(!requested.contains(&(Method::Head, "https://a.example/doc2".into())));
+    assert!(!net.was_requested("https://out.example/x"));
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!(s.verifications, 9);
+    assert_eq!(s.verification_requests, 8, "7 HEADs (nx.a.example counts: it was attempted) + 1 GET");
+    // The unit's origin record comes after its verification records.
+    let last_verification = records.iter().rposition(|r| matches!(r, Record::Verification(_))).unwrap();
+    let origin = records.iter().position(|r| matches!(r, Record::Origin(_))).unwrap();
+    assert!(last_verification < origin);
+}
+
+#[tokio::test]
+async fn verification_can_be_turned_off_and_is_bounded() {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(200, "url https://a.example/1\nurl https://a.example/2\nurl https://a.example/3\n"),
+    );
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { verify: false, ..config(&["a.example"]) }).await;
+    assert!(verdicts(&records).is_empty());
+    assert!(!net.was_requested("https://a.example/1"));
+
+    let cfg = ScanConfig { max_verifications_per_unit: 2, ..config(&["a.example"]) };
+    let records = run(Arc::clone(&net), &["a.example"], cfg).await;
+    let v = verdicts(&records);
+    assert_eq!(v["https://a.example/1"].0, VerifyStatus::Gone);
+    assert_eq!(v["https://a.example/2"].0, VerifyStatus::Gone);
+    assert_eq!(v["https://a.example/3"], (VerifyStatus::Skipped, None, None, "none"));
+}
+
+fn feedback_net() -> FakeNet {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(200, "endpoint https://api.a.example/token\nhost other.example\n"),
+    );
+    net.pages.insert("https://api.a.example/decl.txt".into(), page(200, "url https://deep.a.example/x\n"));
+    net.pages.insert("https://api.a.example/token".into(), page(200, ""));
+    net
+}
+
+#[tokio::test]
+async fn revealed_origins_are_scanned_up_to_the_depth() {
+    let net = Arc::new(feedback_net());
+    let records = run(Arc::clone(&net), &["a.example"], config(&["a.example"])).await;
+    assert!(net.was_requested("https://api.a.example/decl.txt"), "depth 1 scans the endpoint's origin");
+    assert!(net.was_requested("https://api.a.example/robots.txt"));
+    assert!(!net.was_requested("https://deep.a.example/decl.txt"), "depth 2 is beyond --depth 1");
+    assert!(!net.requested().iter().any(|(_, u)| u.contains("other.example")), "out of scope: never requested");
+    let actions = inventory_actions(&records);
+    assert!(actions.contains(&("https://api.a.example".into(), "queued")), "{actions:?}");
+    assert!(actions.contains(&("https://other.example".into(), "out_of_scope")), "{actions:?}");
+    assert!(actions.contains(&("https://deep.a.example".into(), "beyond_depth")), "{actions:?}");
+    let api = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Origin(o) if o.origin == "https://api.a.example" => Some(o.clone()),
+            _ => None,
+        })
+        .expect("origin record of the revealed origin");
+    assert_eq!((api.depth, api.unit), (1, UnitKind::Origin));
+    let Some(Record::Summary(s)) = records.last() else { panic!() };
+    assert_eq!((s.targets, s.units, s.revealed), (1, 2, 3));
+
+    let net = Arc::new(feedback_net());
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 0, ..config(&["a.example"]) }).await;
+    assert!(!net.was_requested("https://api.a.example/decl.txt"), "depth 0 scans the targets only");
+    assert!(net.was_requested("https://api.a.example/token"), "the endpoint itself is still verified");
+    assert!(inventory_actions(&records).contains(&("https://api.a.example".into(), "beyond_depth")));
+}
+
+#[tokio::test]
+async fn a_resumed_plan_skips_finished_units() {
+    let net = Arc::new(feedback_net());
+    let plan = RunPlan {
+        seeds: vec![Unit::origin(Origin::parse_target("a.example").unwrap())],
+        done: vec![(UnitKind::Origin, "https://api.a.example".to_string())],
+    };
+    let records = run_plan(Arc::clone(&net), plan, config(&["a.example"])).await;
+    assert!(!net.was_requested("https://api.a.example/decl.txt"), "finished units are not scanned again");
+    assert!(!inventory_actions(&records).iter().any(|(v, _)| v == "https://api.a.example"));
+}
+
+#[tokio::test]
+async fn a_name_that_does_not_resolve_is_tried_as_a_virtual_host() {
+    let mut net = FakeNet::default();
+    let ip: IpAddr = "192.0.2.7".parse().unwrap();
+    net.pages.insert("https://a.example/decl.txt".into(), page(200, "url https://intranet.a.example/x\n"));
+    net.nxdomain.insert("intranet.a.example".into());
+    net.addresses.insert("a.example".into(), vec![ip]);
+    net.vhost_pages.insert((ip, "https://intranet.a.example/".into()), page(200, "welcome"));
+    net.vhost_pages
+        .insert((ip, "https://intranet.a.example/decl.txt".into()), page(200, "url https://intranet.a.example/y\n"));
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], config(&["a.example"])).await;
+    let vhost = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Vhost(v) => Some(v.clone()),
+            _ => None,
+        })
+        .expect("vhost record");
+    assert_eq!(vhost.host, "intranet.a.example");
+    assert_eq!(vhost.revealed_by, "https://a.example");
+    assert_eq!(vhost.address.as_deref(), Some("192.0.2.7"));
+    assert!(vhost.answers);
+    assert_eq!(vhost.status, Some(200));
+    // Its documents were then read through that address.
+    let via_doc = records.iter().find_map(|r| match r {
+        Record::Document(d) if d.url == "https://intranet.a.example/decl.txt" && d.via.is_some() => Some(d.clone()),
+        _ => None,
+    });
+    assert_eq!(via_doc.and_then(|d| d.status), Some(200));
+    assert!(net.log.lock().unwrap().contains(&(Method::Get, "https://intranet.a.example/decl.txt".into(), Some(ip))));
+
+    // Not answering is recorded too.
+    let mut net = FakeNet::default();
+    net.pages.insert("https://a.example/decl.txt".into(), page(200, "url https://intranet.a.example/x\n"));
+    net.nxdomain.insert("intranet.a.example".into());
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], config(&["a.example"])).await;
+    let vhost = records.iter().find_map(|r| match r {
+        Record::Vhost(v) => Some(v.clone()),
+        _ => None,
+    });
+    let vhost = vhost.expect("vhost record");
+    assert!(!vhost.answers);
+    assert_eq!(vhost.address, None, "a.example's addresses are unknown to this network");
+}
+
+/// Disallow lines and a Crawl-delay, for the scanner's token (all groups).
+struct LineGate;
+struct LineRules {
+    disallow: Vec<String>,
+    delay: Option<Duration>,
+}
+
+impl RobotsGate for LineGate {
+    fn rules(&self, meta: &FetchMeta, body: &[u8]) -> Arc<dyn RobotsRules> {
+        let text = String::from_utf8_lossy(body);
+        let disallow = if meta.status.is_some_and(|s| s >= 500) {
+            vec!["/".to_string()]
+        } else {
+            text.lines().filter_map(|l| l.strip_prefix("Disallow: ")).map(str::to_string).collect()
+        };
+        let delay = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Crawl-delay: "))
+            .and_then(|d| d.parse().ok())
+            .map(Duration::from_secs_f64);
+        Arc::new(LineRules { disallow, delay })
+    }
+}
+
+impl RobotsRules for LineRules {
+    fn allowed(&self, url: &Url) -> bool {
+        !self.disallow.iter().any(|d| url.path().starts_with(d.as_str()))
+    }
+    fn crawl_delay(&self) -> Option<Duration> {
+        self.delay
+    }
+}
+
+#[tokio::test]
+async fn obey_robots_skips_disallowed_urls_and_honours_crawl_delay() {
+    let mut net = FakeNet::default();
+    net.pages.insert("https://a.example/robots.txt".into(), page(200, "Disallow: /private\nCrawl-delay: 3\n"));
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(200, "url https://a.example/private/x\nurl https://a.example/public\nurl https://b.a.example/private\n"),
+    );
+    net.pages.insert("https://b.a.example/robots.txt".into(), page(503, ""));
+    let net = Arc::new(net);
+    let cfg = ScanConfig { obey_robots: Some(Arc::new(LineGate)), depth: 0, ..config(&["a.example"]) };
+    let records = run(Arc::clone(&net), &["a.example"], cfg).await;
+    let v = verdicts(&records);
+    assert_eq!(v["https://a.example/private/x"], (VerifyStatus::DisallowedByRobots, None, None, "none"));
+    assert_eq!(v["https://a.example/public"].0, VerifyStatus::Gone);
+    // b.a.example's robots.txt answers 503: complete disallow (RFC 9309 2.3.1.4).
+    assert_eq!(v["https://b.a.example/private"].0, VerifyStatus::DisallowedByRobots);
+    assert!(!net.was_requested("https://a.example/private/x"));
+    assert!(!net.was_requested("https://b.a.example/private"));
+    assert!(net.was_requested("https://b.a.example/robots.txt"), "the policy of another origin is read once");
+    assert_eq!(net.delays.lock().unwrap().clone(), [("a.example".to_string(), Duration::from_secs(3))]);
+    // robots.txt was fetched once for a.example (by the probe; the gate reused it).
+    let robots = net.requested().iter().filter(|(_, u)| u == "https://a.example/robots.txt").count();
+    assert_eq!(robots, 1);
+
+    // Without --obey-robots the same URLs are verified regardless.
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 0, ..config(&["a.example"]) }).await;
+    assert_eq!(verdicts(&records)["https://a.example/private/x"].0, VerifyStatus::Gone);
+}
+
+#[tokio::test]
+async fn user_issuers_run_after_origins_as_their_own_units() {
+    let net = Arc::new(FakeNet::default());
+    let mut cfg = config(&["a.example"]);
+    cfg.issuers = vec![Url::parse("https://a.example/tenant").unwrap()];
+    let engine = Arc::new(Engine::new(Arc::clone(&net) as Arc<dyn Transport>, Arc::new(Fixed), cfg).unwrap());
+    let (tx, mut rx) = mpsc::channel(64);
+    let targets = vec![Origin::parse_target("a.example").unwrap()];
+    let h = tokio::spawn(async move { engine.scan(targets, tx).await });
+    let mut origins = Vec::new();
+    while let Some(r) = rx.recv().await {
+        if let Record::Origin(o) = r {
+            origins.push((o.unit, o.origin));
+        }
+    }
+    h.await.unwrap();
+    assert_eq!(
+        origins,
+        [
+            (UnitKind::Origin, "https://a.example".to_string()),
+            (UnitKind::Issuer, "https://a.example/tenant".to_string())
+        ]
+    );
+}
