@@ -22,6 +22,8 @@ pub struct ScanConfig {
     /// Default 8: enough for six nested sitemap index levels behind a robots.txt.
     pub max_follow_up_hops: u32,
     /// Maximum follow-up documents fetched per origin (bounds an index of a million children).
+    /// Default 10,000: a real nested sitemap tree (robots.txt -> index -> 51 states -> counties ->
+    /// cities) needs several thousand.
     pub max_follow_ups_per_origin: usize,
     /// Also request every IANA-registered well-known suffix on each origin and record which exist.
     pub all_registered: bool,
@@ -71,7 +73,7 @@ impl Default for ScanConfig {
             issuers: Vec::new(),
             concurrency: 16,
             max_follow_up_hops: 8,
-            max_follow_ups_per_origin: 2000,
+            max_follow_ups_per_origin: 10_000,
             all_registered: false,
             verify: true,
             max_verifications_per_unit: 1000,
