@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 8] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -16,6 +16,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 8] {
         &wellknown_oauth_authorization_server::JwksProbe,
         &wellknown_assetlinks::AssetLinksProbe,
         &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
+        &wellknown_change_password::ChangePasswordProbe,
     ]
 }
 
@@ -30,6 +31,7 @@ pub fn link_all() {
 pub const EXPECTED_PROBES: &[&str] = &[
     "apple-app-site-association",
     "assetlinks",
+    "change-password",
     "jwks",
     "oauth-authorization-server",
     "openid-configuration",
@@ -47,5 +49,23 @@ mod tests {
         link_all();
         let ids: Vec<&str> = wellknown_core::probes().iter().map(|p| p.id()).collect();
         assert_eq!(ids, EXPECTED_PROBES);
+    }
+
+    /// What `cargo xtask registry` checks, without building the binary: every well-known suffix a
+    /// probe claims is a `segment-nz` (RFC 8615 section 3) and not obsoleted in the IANA registry.
+    #[test]
+    fn claimed_suffixes_are_valid_and_not_obsoleted() {
+        link_all();
+        for p in wellknown_core::probes() {
+            let Some(suffix) = p.suffix() else { continue };
+            assert!(wellknown_core::wellknown::is_valid_suffix(suffix), "{}: `{suffix}` is malformed", p.id());
+            let status = wellknown_core::iana::lookup(suffix).map(|e| e.status.clone());
+            assert_ne!(
+                status,
+                Some(wellknown_core::iana::RegistryStatus::Obsoleted),
+                "{}: `{suffix}` is obsoleted",
+                p.id()
+            );
+        }
     }
 }

@@ -1,0 +1,294 @@
+//! The pure interpreters: the change password URL's response ([`interpret`] for 2xx,
+//! [`interpret_unavailable`] otherwise) and the status-reliability check ([`apply_status_check`]).
+//!
+//! No I/O, no clock, no panics. Every candidate has relation [`RELATION`] and kind `url`, and the
+//! hint `via`: `http_redirect`, `meta_refresh` or `served_directly`.
+
+use url::Url;
+use wellknown_core::diag::codes as shared;
+use wellknown_core::{Candidate, CandidateKind, FetchMeta, Locator, Report};
+
+use crate::{codes, refresh};
+
+/// Body cap (bytes after content decoding): the body is only searched for a meta refresh, which
+/// sits in the `<head>`, so a truncated page loses nothing that matters.
+pub const MAX_BODY_BYTES: u64 = 64 * 1024;
+
+/// Relation of the change password page candidate.
+pub const RELATION: &str = "change_password";
+
+/// Interprets a 2xx answer to `/.well-known/change-password` (after any redirects).
+///
+/// Report kind: `redirect` (HTTP redirects were followed), `meta_refresh` (the body redirects), or
+/// `page` (served directly). Candidates: `url` [`RELATION`] = the first redirect target, the meta
+/// refresh URL resolved against the final URL, or the final URL itself, with hints `via`,
+/// `redirect_status` (first hop), `final_url` and `final_status` when the chain went on; plus `host`
+/// [`RELATION`] when that page is on another host. Facts: `redirected`, `change_password_url`.
+/// Diagnostics: `insecure_transport` (error, the origin is not https), `served_at_well_known`,
+/// `invalid_refresh`, `insecure_target` (warnings).
+pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
+    let kind = if meta.was_redirected() { "redirect" } else { "page" };
+    let mut report = Report::new(crate::PROBE_ID, &meta.url, kind);
+    check_origin(&mut report, meta);
+    if meta.was_redirected() {
+        redirect_candidate(&mut report, meta);
+        return report;
+    }
+    if let Some(r) = refresh::find(body) {
+        let resolved = r.url.as_deref().and_then(|u| meta.url.join(u).ok()).filter(is_http);
+        match resolved {
+            Some(target) => {
+                report.kind = "meta_refresh".to_string();
+                push_target(&mut report, meta, &target, "meta_refresh", Some(Locator::Line(r.line)));
+                return report;
+            }
+            None => report.warn(
+                codes::INVALID_REFRESH,
+                format!("the meta refresh names no usable http(s) URL ({:?})", r.url.unwrap_or_default()),
+                Some(Locator::Line(r.line)),
+            ),
+        }
+    }
+    report.warn(
+        codes::SERVED_AT_WELL_KNOWN,
+        "the page is served at the change password URL itself; servers should redirect to the actual page",
+        None,
+    );
+    push_target(&mut report, meta, &meta.url, "served_directly", None);
+    report
+}
+
+/// Interprets a non-2xx or failed answer. A redirect that was followed still declares where the
+/// change password page is, so a report with that candidate is returned (kind `redirect`, hint
+/// `final_status` or `failure`; `target_not_found` when the page answered 404 or 410). Without a
+/// redirect there is no change password URL: None.
+pub fn interpret_unavailable(meta: &FetchMeta) -> Option<Report> {
+    if !meta.was_redirected() {
+        return None;
+    }
+    let mut report = Report::new(crate::PROBE_ID, &meta.url, "redirect");
+    check_origin(&mut report, meta);
+    redirect_candidate(&mut report, meta);
+    if let Some(f) = &meta.failure {
+        if let Some(c) = report.candidates.first_mut() {
+            c.hints.insert("failure".to_string(), f.class.as_str().to_string());
+        }
+    } else if let Some(status @ (404 | 410)) = meta.status {
+        report.warn(codes::TARGET_NOT_FOUND, format!("the change password page answered {status}"), None);
+    }
+    Some(report)
+}
+
+/// Records the status-reliability check (`check` = the fetch of the resource that should not exist)
+/// in the change password URL's `report`: fact `status_codes_reliable` (true for a non-2xx answer,
+/// false for 2xx, absent when the check failed), fact `status_check_status`, and for 2xx the warning
+/// `unreliable_status_codes` and the flag `unreliable_status` on every candidate.
+pub fn apply_status_check(report: &mut Report, check: &FetchMeta) {
+    if check.failure.is_some() || check.status.is_none() {
+        report.fact("status_check", "failed");
+        return;
+    }
+    report.fact("status_check_status", check.status.unwrap_or_default());
+    let ok = check.is_success();
+    report.fact("status_codes_reliable", !ok);
+    if ok {
+        report.warn(
+            codes::UNRELIABLE_STATUS_CODES,
+            format!(
+                "{} answered {}, so a 2xx from this origin proves nothing",
+                check.requested_url,
+                check.status.unwrap_or_default()
+            ),
+            None,
+        );
+        for c in report.candidates.iter_mut().filter(|c| !c.has_flag("unreliable_status")) {
+            c.flags.push("unreliable_status".to_string());
+        }
+    }
+}
+
+/// The report of the status-check document itself: kind `status_check`, fact
+/// `status_codes_reliable` (absent when the fetch failed), no candidates.
+pub fn status_check_report(check: &FetchMeta) -> Report {
+    let mut r = Report::new(crate::PROBE_ID, &check.url, "status_check");
+    if check.failure.is_none() && check.status.is_some() {
+        r.fact("status_codes_reliable", !check.is_success());
+    }
+    r
+}
+
+/// `insecure_transport`: "Only origins whose scheme is https may have a change password url."
+fn check_origin(report: &mut Report, meta: &FetchMeta) {
+    if meta.requested_url.scheme() != "https" {
+        report.error(
+            shared::INSECURE_TRANSPORT,
+            "only https origins may have a change password URL (spec section 2)",
+            None,
+        );
+    }
+}
+
+/// The candidate for a followed redirect: the first hop's target.
+fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
+    let target = meta.redirect_chain.get(1).map_or(&meta.url, |hop| &hop.url).clone();
+    push_target(report, meta, &target, "http_redirect", None);
+    if let Some(c) = report.candidates.first_mut() {
+        if let Some(first) = meta.redirect_chain.first() {
+            c.hints.insert("redirect_status".to_string(), first.status.to_string());
+        }
+        if target != meta.url {
+            c.hints.insert("final_url".to_string(), meta.url.to_string());
+        }
+        if let Some(s) = meta.status {
+            c.hints.insert("final_status".to_string(), s.to_string());
+        }
+    }
+}
+
+/// Adds the `url` candidate (and the `host` one when it is on another host), its facts and the
+/// `insecure_target` warning.
+fn push_target(report: &mut Report, meta: &FetchMeta, target: &Url, via: &str, locator: Option<Locator>) {
+    report.candidate(
+        Candidate::new(CandidateKind::Url, RELATION, target.as_str(), locator.clone()).with_hint("via", via),
+    );
+    if let Some(host) = target.host_str().filter(|h| Some(*h) != meta.requested_url.host_str()) {
+        report.candidate(Candidate::new(CandidateKind::Host, RELATION, host, locator));
+    }
+    report.fact("redirected", via != "served_directly");
+    report.fact("change_password_url", target.as_str());
+    if target.scheme() == "http" && meta.requested_url.scheme() == "https" {
+        report.warn(codes::INSECURE_TARGET, format!("the change password page {target} is not https"), None);
+    }
+}
+
+fn is_http(u: &Url) -> bool {
+    matches!(u.scheme(), "http" | "https") && u.host_str().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use wellknown_core::{FailureClass, FetchFailure, RedirectHop, Timestamp};
+
+    use super::*;
+
+    const WK: &str = "https://www.example.com/.well-known/change-password";
+
+    fn meta(chain: &[(&str, u16)], final_url: &str, status: u16) -> FetchMeta {
+        let mut m = FetchMeta::synthetic(Url::parse(final_url).unwrap(), Some("text/html"), Timestamp::UNIX_EPOCH);
+        m.requested_url = Url::parse(chain.first().map_or(final_url, |c| c.0)).unwrap();
+        m.redirect_chain = chain.iter().map(|(u, s)| RedirectHop { url: Url::parse(u).unwrap(), status: *s }).collect();
+        m.status = Some(status);
+        m
+    }
+
+    fn codes_of(r: &Report) -> Vec<&str> {
+        r.errors.iter().chain(&r.warnings).map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn redirect_to_the_page() {
+        let m = meta(&[(WK, 302)], "https://www.example.com/account/password", 200);
+        let r = interpret(b"<html>form</html>", &m);
+        assert_eq!(r.kind, "redirect");
+        assert!(codes_of(&r).is_empty(), "{:?}", codes_of(&r));
+        assert_eq!(r.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://www.example.com/account/password"]);
+        let c = &r.candidates[0];
+        assert_eq!(
+            (c.relation.as_str(), c.hints["via"].as_str(), c.hints["redirect_status"].as_str()),
+            (RELATION, "http_redirect", "302")
+        );
+        assert!(!c.hints.contains_key("final_url"));
+        assert_eq!(r.values(CandidateKind::Host).count(), 0);
+        assert_eq!(r.facts["redirected"], true);
+    }
+
+    #[test]
+    fn redirect_chain_keeps_the_first_target_and_the_other_host() {
+        let m = meta(
+            &[(WK, 301), ("https://appleid.example.net/account/manage", 302)],
+            "https://appleid.example.net/sign-in?next=%2Faccount%2Fmanage",
+            200,
+        );
+        let r = interpret(b"", &m);
+        let c = &r.candidates[0];
+        assert_eq!(c.value, "https://appleid.example.net/account/manage");
+        assert_eq!(c.hints["final_url"], "https://appleid.example.net/sign-in?next=%2Faccount%2Fmanage");
+        assert_eq!((c.hints["redirect_status"].as_str(), c.hints["final_status"].as_str()), ("301", "200"));
+        assert_eq!(r.values(CandidateKind::Host).collect::<Vec<_>>(), ["appleid.example.net"]);
+    }
+
+    #[test]
+    fn meta_refresh_and_direct_page() {
+        let m = meta(&[], WK, 200);
+        let r = interpret(b"<html>\n<head><meta http-equiv=refresh content=\"0;url=/settings#password\">", &m);
+        assert_eq!(r.kind, "meta_refresh");
+        assert!(codes_of(&r).is_empty());
+        assert_eq!(r.candidates[0].value, "https://www.example.com/settings#password");
+        assert_eq!(r.candidates[0].locator, Some(Locator::Line(2)));
+        assert_eq!(r.candidates[0].hints["via"], "meta_refresh");
+
+        let r = interpret(b"<html><form>new password</form></html>", &m);
+        assert_eq!((r.kind.as_str(), codes_of(&r)), ("page", vec!["served_at_well_known"]));
+        assert_eq!(r.candidates[0].value, WK);
+        assert_eq!(r.facts["redirected"], false);
+
+        let r = interpret(b"<meta http-equiv=refresh content='0; url=javascript:alert(1)'>", &m);
+        assert_eq!(codes_of(&r), ["invalid_refresh", "served_at_well_known"]);
+        assert_eq!(r.candidates[0].value, WK);
+    }
+
+    #[test]
+    fn insecure_origin_and_target() {
+        let m = meta(&[("http://www.example.com/.well-known/change-password", 302)], "http://www.example.com/pw", 200);
+        assert_eq!(codes_of(&interpret(b"", &m)), ["insecure_transport"]);
+        let m = meta(&[(WK, 302)], "http://www.example.com/pw", 200);
+        assert_eq!(codes_of(&interpret(b"", &m)), ["insecure_target"]);
+    }
+
+    #[test]
+    fn unavailable() {
+        assert_eq!(interpret_unavailable(&meta(&[], WK, 404)), None);
+        let r = interpret_unavailable(&meta(&[(WK, 302)], "https://www.example.com/gone", 404)).unwrap();
+        assert_eq!(codes_of(&r), ["target_not_found"]);
+        assert_eq!(r.candidates[0].value, "https://www.example.com/gone");
+        let r = interpret_unavailable(&meta(&[(WK, 302)], "https://www.example.com/login", 401)).unwrap();
+        assert!(codes_of(&r).is_empty());
+        assert_eq!(r.candidates[0].hints["final_status"], "401");
+        let mut m = meta(&[(WK, 302)], "https://other.example.org/pw", 302);
+        m.status = None;
+        m.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: "outside".into() });
+        let r = interpret_unavailable(&m).unwrap();
+        assert_eq!(r.candidates[0].value, "https://other.example.org/pw");
+        assert_eq!(r.candidates[0].hints["failure"], "out_of_scope");
+    }
+
+    #[test]
+    fn status_check() {
+        let page = meta(&[], WK, 200);
+        let check_url = format!("https://www.example.com/.well-known/{}", crate::STATUS_CHECK_SUFFIX);
+        let mut r = interpret(b"", &page);
+        apply_status_check(&mut r, &meta(&[], &check_url, 404));
+        assert_eq!(
+            (r.facts["status_codes_reliable"].clone(), r.facts["status_check_status"].clone()),
+            (true.into(), 404.into())
+        );
+        assert!(!r.candidates[0].has_flag("unreliable_status"));
+
+        let mut r = interpret(b"", &page);
+        apply_status_check(&mut r, &meta(&[], &check_url, 200));
+        assert_eq!(r.facts["status_codes_reliable"], false);
+        assert_eq!(codes_of(&r), ["served_at_well_known", "unreliable_status_codes"]);
+        assert!(r.candidates[0].has_flag("unreliable_status"));
+        assert_eq!(r.candidates[0].relation, RELATION, "the candidate survives the flagging");
+        assert_eq!(status_check_report(&meta(&[], &check_url, 200)).facts["status_codes_reliable"], false);
+
+        let mut failed = meta(&[], &check_url, 0);
+        failed.status = None;
+        failed.failure = Some(FetchFailure { class: FailureClass::Timeout, message: "slow".into() });
+        let mut r = interpret(b"", &page);
+        apply_status_check(&mut r, &failed);
+        assert_eq!(r.facts["status_check"], "failed");
+        assert!(!r.facts.contains_key("status_codes_reliable"));
+        assert!(status_check_report(&failed).facts.is_empty());
+    }
+}
