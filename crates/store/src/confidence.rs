@@ -1,0 +1,229 @@
+//! The confidence of a relation, derived from its evidence (the model is documented in
+//! `docs/confidence.md`; the constants here are the ones it names).
+//!
+//! For a relation `document --relation--> value`:
+//!
+//! 1. **Declaration**: look at the latest scan that fetched the declaring document (same probe,
+//!    same requested URL). If that scan has evidence of the relation, it is `listed`; if the
+//!    document answered (2xx) without listing it, `withdrawn`; if it did not answer, `unanswered`.
+//!    A scan that did not fetch the document says nothing. Base: listed 0.5, unanswered 0.25,
+//!    withdrawn 0.15.
+//! 2. **Recency**: the base decays with the age of the latest evidence, half-life 180 days.
+//! 3. **Corroboration**: +0.1 for each other document currently listing the same value, at most +0.2.
+//! 4. **Verification** (latest verdict of the value, any scan): alive +0.3, auth_required +0.25,
+//!    redirect +0.15, error +0.05, gone −0.25, dns / connect / tls / timeout / failure −0.1;
+//!    out_of_scope, disallowed_by_robots, skipped and never verified: 0.
+//!
+//! The score is clamped to [0, 1] and rounded to three decimals. Earlier evidence is never removed:
+//! a withdrawn relation keeps all its evidence, only its state and score change.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+use wellknown_core::Timestamp;
+
+use crate::model::{DocumentRow, GraphData, ScanId, StoredVerification};
+
+/// Base score of a relation listed by the latest fetch of its document.
+pub const LISTED: f64 = 0.5;
+/// Base score when the latest fetch of the document did not answer.
+pub const UNANSWERED: f64 = 0.25;
+/// Base score when the document answered without listing the relation.
+pub const WITHDRAWN: f64 = 0.15;
+/// Half-life of the base score, in days since the latest evidence.
+pub const HALF_LIFE_DAYS: f64 = 180.0;
+/// Bonus per other document currently listing the same value.
+pub const CORROBORATION_STEP: f64 = 0.1;
+/// Maximum corroboration bonus.
+pub const CORROBORATION_MAX: f64 = 0.2;
+
+/// The adjustment a verification verdict makes.
+pub fn verification_delta(status: &str) -> f64 {
+    match status {
+        "alive" => 0.3,
+        "auth_required" => 0.25,
+        "redirect" => 0.15,
+        "error" => 0.05,
+        "gone" => -0.25,
+        "dns" | "connect" | "tls" | "timeout" | "failure" => -0.1,
+        _ => 0.0,
+    }
+}
+
+/// What the latest fetch of the declaring document says about a relation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Declaration {
+    /// The latest fetch of the document lists it.
+    Listed,
+    /// The document answered later without listing it.
+    Withdrawn,
+    /// The document did not answer later.
+    Unanswered,
+}
+
+impl Declaration {
+    /// `listed`, `withdrawn` or `unanswered`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Declaration::Listed => "listed",
+            Declaration::Withdrawn => "withdrawn",
+            Declaration::Unanswered => "unanswered",
+        }
+    }
+}
+
+/// A relation's confidence and what it was derived from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scored {
+    /// The score in [0, 1].
+    pub confidence: f64,
+    /// Declaration state.
+    pub state: Declaration,
+    /// Sightings (evidence rows).
+    pub evidence: usize,
+    /// Scans with evidence.
+    pub scans: Vec<ScanId>,
+    /// Latest evidence.
+    pub last_seen: Timestamp,
+    /// Earliest evidence.
+    pub first_seen: Timestamp,
+    /// Other documents currently listing the same value.
+    pub corroborating: usize,
+    /// Latest verification verdict of the value, if any.
+    pub verification: Option<String>,
+}
+
+/// Document identity across scans: (probe, requested URL, route).
+type DocKey<'a> = (&'a str, &'a str, &'a str);
+
+fn doc_key(d: &DocumentRow) -> DocKey<'_> {
+    (d.probe.as_str(), d.requested_url.as_str(), d.via.as_str())
+}
+
+/// The latest verification of each node: highest scan, then latest time.
+pub fn latest_verifications(g: &GraphData) -> HashMap<i64, &StoredVerification> {
+    let mut out: HashMap<i64, &StoredVerification> = HashMap::new();
+    for v in &g.verifications {
+        let newer =
+            out.get(&v.node).is_none_or(|cur| (v.row.scan, v.row.verified_at) >= (cur.row.scan, cur.row.verified_at));
+        if newer {
+            out.insert(v.node, v);
+        }
+    }
+    out
+}
+
+/// Scores every relation of the graph at instant `now`.
+pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
+    let docs: HashMap<i64, &DocumentRow> = g.documents.iter().map(|d| (d.id, d)).collect();
+    // Every fetch of each document identity: scan -> answered in that scan.
+    let mut observed: HashMap<DocKey<'_>, HashMap<ScanId, bool>> = HashMap::new();
+    for d in &g.documents {
+        let e = observed.entry(doc_key(d)).or_default().entry(d.scan).or_insert(false);
+        *e |= d.answered();
+    }
+    let mut by_relation: HashMap<i64, Vec<&crate::model::EvidenceRow>> = HashMap::new();
+    for e in &g.evidence {
+        by_relation.entry(e.relation).or_default().push(e);
+    }
+    let verdicts = latest_verifications(g);
+    let mut partial: Vec<(i64, i64, i64, Scored)> = Vec::new();
+    for r in &g.relations {
+        let Some(ev) = by_relation.get(&r.id) else { continue };
+        let keys: HashSet<DocKey<'_>> = ev.iter().filter_map(|e| docs.get(&e.document)).map(|d| doc_key(d)).collect();
+        let mut scans: Vec<ScanId> = ev.iter().map(|e| e.scan).collect();
+        scans.sort_unstable();
+        scans.dedup();
+        let last_ev_scan = scans.last().copied().unwrap_or_default();
+        let latest_obs = keys.iter().filter_map(|k| observed.get(k)).flat_map(|m| m.keys().copied()).max();
+        let state = match latest_obs {
+            Some(s) if s > last_ev_scan => {
+                let answered = keys.iter().filter_map(|k| observed.get(k)).any(|m| m.get(&s).copied().unwrap_or(false));
+                if answered { Declaration::Withdrawn } else { Declaration::Unanswered }
+            }
+            _ => Declaration::Listed,
+        };
+        let last_seen = ev.iter().map(|e| e.fetched_at).max().unwrap_or(now);
+        let first_seen = ev.iter().map(|e| e.fetched_at).min().unwrap_or(now);
+        let verification = verdicts.get(&r.target).map(|v| v.row.status.clone());
+        partial.push((
+            r.id,
+            r.source,
+            r.target,
+            Scored {
+                confidence: 0.0,
+                state,
+                evidence: ev.len(),
+                scans,
+                last_seen,
+                first_seen,
+                corroborating: 0,
+                verification,
+            },
+        ));
+    }
+    // Distinct sources currently listing each target.
+    let mut listing: HashMap<i64, HashSet<i64>> = HashMap::new();
+    for (_, source, target, s) in &partial {
+        if s.state == Declaration::Listed {
+            listing.entry(*target).or_default().insert(*source);
+        }
+    }
+    partial
+        .into_iter()
+        .map(|(id, source, target, mut s)| {
+            let others = listing.get(&target).map_or(0, |set| set.iter().filter(|&&x| x != source).count());
+            s.corroborating = others;
+            s.confidence = score(&s, others, now);
+            (id, s)
+        })
+        .collect()
+}
+
+fn score(s: &Scored, others: usize, now: Timestamp) -> f64 {
+    let base = match s.state {
+        Declaration::Listed => LISTED,
+        Declaration::Unanswered => UNANSWERED,
+        Declaration::Withdrawn => WITHDRAWN,
+    };
+    let age_days = (now.as_second() - s.last_seen.as_second()).max(0) as f64 / 86_400.0;
+    let recency = 0.5f64.powf(age_days / HALF_LIFE_DAYS);
+    let corroboration = (CORROBORATION_STEP * others as f64).min(CORROBORATION_MAX);
+    let delta = s.verification.as_deref().map_or(0.0, verification_delta);
+    let v = (base * recency + corroboration + delta).clamp(0.0, 1.0);
+    (v * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(state: Declaration, verification: Option<&str>, age_days: i64) -> f64 {
+        let now: Timestamp = "2026-12-01T00:00:00Z".parse().unwrap();
+        let last = Timestamp::from_second(now.as_second() - age_days * 86_400).unwrap();
+        let s = Scored {
+            confidence: 0.0,
+            state,
+            evidence: 1,
+            scans: vec![1],
+            last_seen: last,
+            first_seen: last,
+            corroborating: 0,
+            verification: verification.map(str::to_string),
+        };
+        score(&s, 0, now)
+    }
+
+    #[test]
+    fn the_model_orders_what_it_should() {
+        assert_eq!(scored(Declaration::Listed, None, 0), 0.5);
+        assert_eq!(scored(Declaration::Listed, Some("alive"), 0), 0.8);
+        assert_eq!(scored(Declaration::Listed, Some("gone"), 0), 0.25);
+        assert_eq!(scored(Declaration::Withdrawn, Some("alive"), 0), 0.45);
+        assert_eq!(scored(Declaration::Unanswered, None, 0), 0.25);
+        assert_eq!(scored(Declaration::Listed, None, 180), 0.25, "one half-life");
+        assert!(scored(Declaration::Listed, Some("alive"), 0) > scored(Declaration::Listed, Some("redirect"), 0));
+        assert_eq!(scored(Declaration::Withdrawn, Some("gone"), 0), 0.0, "clamped");
+    }
+}

@@ -1,0 +1,114 @@
+//! `wellknown-store`: the candidate graph on disk.
+//!
+//! What is kept (see `schema.rs` and `docs/ARCHITECTURE.md`):
+//!
+//! * **scans**: start, end (none while running or after a kill), the plan (targets, scope, probes,
+//!   depth, ...) and the summary;
+//! * **units** of each scan (origins, issuers) with their state: `pending`, `done`, `beyond_depth`,
+//!   `out_of_scope`; a unit is `done` only once every record of it is stored, which is what
+//!   `wellknown scan --resume` relies on;
+//! * **documents**: URL, probe, fetched-at, status, redirect chain, media type, size, content hash,
+//!   failure, kind, validity, facts, and their **diagnostics**;
+//! * **nodes** (documents and candidate values), **relations** (`document --relation--> value`),
+//!   **evidence** (append-only: one row per sighting, with its scan, document, time and locator);
+//! * **verifications** (one verdict per URL node and scan) and **virtual-host attempts**.
+//!
+//! Every backend implements [`Store`]: writes are row-level operations keyed by natural keys
+//! ([`Write`]), reads return plain rows ([`GraphData`]), and everything derived (confidence, diff,
+//! candidate lists, exports) is computed from those rows by backend-neutral code ([`analysis`],
+//! [`export`]). [`SqliteStore`] is the backend today; a PostgreSQL one (so several machines share
+//! one graph) would implement the same trait over the same schema.
+//!
+//! The engine's records become writes through [`ingest::writes_for`].
+
+pub mod analysis;
+pub mod confidence;
+pub mod export;
+pub mod ingest;
+pub mod model;
+mod schema;
+mod sqlite;
+
+pub use model::{
+    DOCUMENT_NODE, DiagnosticWrite, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId,
+    ScanRow, StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
+};
+pub use schema::VERSION as SCHEMA_VERSION;
+pub use sqlite::SqliteStore;
+
+use wellknown_core::Timestamp;
+
+/// An error of the store, with a message for people (backend errors are folded into the text so
+/// the trait does not name any backend's types).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError {
+    message: String,
+}
+
+impl StoreError {
+    /// An error with `message`.
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError { message: message.into() }
+    }
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// A graph store. Implemented by [`SqliteStore`]; shaped so a PostgreSQL backend can implement it
+/// over the same schema (natural keys in writes, one transaction per [`Store::write`] batch, plain
+/// rows out).
+pub trait Store: Send {
+    /// Records a new scan with its plan (opaque JSON the caller reads back on resume) and its seed
+    /// units (state `pending`). Returns the scan's id.
+    ///
+    /// Errors: the backend's.
+    fn begin_scan(
+        &mut self,
+        started_at: Timestamp,
+        plan: &serde_json::Value,
+        seeds: &[UnitRow],
+    ) -> Result<ScanId, StoreError>;
+
+    /// Applies `writes` of scan `scan` in order, in one transaction: all or nothing.
+    ///
+    /// Errors: the backend's; evidence naming a document the scan has not recorded.
+    fn write(&mut self, scan: ScanId, writes: &[Write]) -> Result<(), StoreError>;
+
+    /// Marks the scan finished.
+    ///
+    /// Errors: no such scan; the backend's.
+    fn finish_scan(
+        &mut self,
+        scan: ScanId,
+        finished_at: Timestamp,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError>;
+
+    /// Every scan, oldest first.
+    ///
+    /// Errors: the backend's.
+    fn scans(&mut self) -> Result<Vec<ScanRow>, StoreError>;
+
+    /// The units of a scan, in insertion order.
+    ///
+    /// Errors: the backend's.
+    fn units(&mut self, scan: ScanId) -> Result<Vec<UnitRow>, StoreError>;
+
+    /// Everything, for analysis and export.
+    ///
+    /// Errors: the backend's; a malformed stored value.
+    fn load(&mut self) -> Result<GraphData, StoreError>;
+
+    /// The most recent scan that has not finished (interrupted), if it is the most recent scan.
+    ///
+    /// Errors: the backend's.
+    fn last_unfinished_scan(&mut self) -> Result<Option<ScanRow>, StoreError> {
+        Ok(self.scans()?.into_iter().last().filter(|s| s.finished_at.is_none()))
+    }
+}

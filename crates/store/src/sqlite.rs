@@ -1,0 +1,579 @@
+//! The SQLite backend: one file (default `wellknown.db` in the working directory), WAL journal.
+//!
+//! Durability: `journal_mode=WAL` with `synchronous=NORMAL`. A committed transaction survives the
+//! process being killed (SIGKILL included): the WAL is in the OS page cache and is replayed on the
+//! next open. Only an operating-system crash or power loss can lose the last transactions, which
+//! `synchronous=FULL` would prevent at a cost the scan does not need.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use wellknown_core::Timestamp;
+
+use crate::model::{
+    DOCUMENT_NODE, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId, ScanRow,
+    StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
+};
+use crate::{Store, StoreError, schema};
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::new(format!("sqlite: {e}"))
+    }
+}
+
+/// How long a writer waits for another connection's lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Entries kept in the document-id cache before it is cleared (bounds memory on huge scans).
+const DOC_CACHE_MAX: usize = 65_536;
+
+/// The SQLite store.
+pub struct SqliteStore {
+    conn: Connection,
+    /// (scan, probe, final URL) -> latest document id, so evidence and diagnostics find their
+    /// document without a query.
+    docs: HashMap<(ScanId, String, String), i64>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").field("path", &self.conn.path()).finish_non_exhaustive()
+    }
+}
+
+fn ts(t: &Timestamp) -> String {
+    t.to_string()
+}
+
+fn parse_ts(s: &str) -> Result<Timestamp, StoreError> {
+    s.parse().map_err(|e| StoreError::new(format!("stored timestamp {s:?}: {e}")))
+}
+
+fn parse_json(s: Option<String>) -> serde_json::Value {
+    s.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(serde_json::Value::Null)
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the store at `path`, in WAL mode, with the current schema.
+    ///
+    /// Errors: the file cannot be opened or created, is not a SQLite database, or has a newer schema.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path).map_err(|e| StoreError::new(format!("opening {}: {e}", path.display())))?;
+        SqliteStore::init(conn)
+    }
+
+    /// Opens an existing store; does not create one.
+    ///
+    /// Errors: no file at `path` (the message says to run a scan first), or as [`SqliteStore::open`].
+    pub fn open_existing(path: &Path) -> Result<SqliteStore, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::new(format!(
+                "no store at {} (run `wellknown scan` first, or give --db)",
+                path.display()
+            )));
+        }
+        SqliteStore::open(path)
+    }
+
+    /// A store in memory (tests).
+    ///
+    /// Errors: SQLite could not allocate it.
+    pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > schema::VERSION {
+            return Err(StoreError::new(format!(
+                "the store has schema version {version}; this wellknown knows up to {} (upgrade wellknown)",
+                schema::VERSION
+            )));
+        }
+        conn.execute_batch(schema::CREATE)?;
+        conn.pragma_update(None, "user_version", schema::VERSION)?;
+        Ok(SqliteStore { conn, docs: HashMap::new() })
+    }
+
+    /// The journal mode in force (`wal` for a file, `memory` in memory).
+    ///
+    /// Errors: SQLite errors.
+    pub fn journal_mode(&self) -> Result<String, StoreError> {
+        Ok(self.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?)
+    }
+}
+
+/// Applies one write inside `tx`.
+fn apply(
+    tx: &Transaction<'_>,
+    docs: &mut HashMap<(ScanId, String, String), i64>,
+    scan: ScanId,
+    w: &Write,
+) -> Result<(), StoreError> {
+    match w {
+        Write::Unit(u) => {
+            tx.prepare_cached(
+                "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (scan_id, kind, value) DO UPDATE SET
+                   state = CASE WHEN units.state = 'done' THEN 'done' ELSE excluded.state END,
+                   depth = MIN(units.depth, excluded.depth),
+                   revealed_by = COALESCE(units.revealed_by, excluded.revealed_by),
+                   in_scope = excluded.in_scope",
+            )?
+            .execute(params![
+                scan,
+                u.kind,
+                u.value,
+                u.depth,
+                u.revealed_by,
+                u.state.as_str(),
+                u.in_scope
+            ])?;
+        }
+        Write::Document(d) => {
+            let id: i64 = tx
+                .prepare_cached(
+                    "INSERT INTO documents (scan_id, origin, probe, role, hop, requested_url, url, status,
+                       redirect_chain, content_type, size, sha256, truncated, fetched_at, failure_class,
+                       failure_message, kind, valid, facts, via)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                     ON CONFLICT (scan_id, probe, requested_url, via) DO UPDATE SET
+                       origin = excluded.origin, role = excluded.role, hop = excluded.hop, url = excluded.url,
+                       status = excluded.status, redirect_chain = excluded.redirect_chain,
+                       content_type = excluded.content_type, size = excluded.size, sha256 = excluded.sha256,
+                       truncated = excluded.truncated, fetched_at = excluded.fetched_at,
+                       failure_class = excluded.failure_class, failure_message = excluded.failure_message,
+                       kind = excluded.kind, valid = excluded.valid, facts = excluded.facts
+                     RETURNING id",
+                )?
+                .query_row(
+                    params![
+                        scan,
+                        d.origin,
+                        d.probe,
+                        d.role,
+                        d.hop,
+                        d.requested_url,
+                        d.url,
+                        d.status,
+                        d.redirect_chain,
+                        d.content_type,
+                        i64::try_from(d.size).unwrap_or(i64::MAX),
+                        d.sha256,
+                        d.truncated,
+                        ts(&d.fetched_at),
+                        d.failure_class,
+                        d.failure_message,
+                        d.kind,
+                        d.valid,
+                        d.facts,
+                        d.via
+                    ],
+                    |r| r.get(0),
+                )?;
+            if docs.len() >= DOC_CACHE_MAX {
+                docs.clear();
+            }
+            docs.insert((scan, d.probe.clone(), d.url.clone()), id);
+        }
+        Write::Diagnostic(d) => {
+            let Some(doc) = document_id(tx, docs, scan, &d.probe, &d.document_url)? else { return Ok(()) };
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO diagnostics (document_id, severity, code, message, locator)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                doc,
+                d.severity,
+                d.code,
+                d.message,
+                d.locator.clone().unwrap_or_default()
+            ])?;
+        }
+        Write::Relation(r) => relation(tx, docs, scan, r)?,
+        Write::Verification(v) => {
+            let node = node_id(tx, &v.kind, &v.value, None, &v.verified_at)?;
+            tx.prepare_cached(
+                "INSERT INTO verifications (node_id, scan_id, status, http_status, target, method,
+                   failure_class, failure_message, source, verified_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                 ON CONFLICT (node_id, scan_id) DO UPDATE SET
+                   status = excluded.status, http_status = excluded.http_status, target = excluded.target,
+                   method = excluded.method, failure_class = excluded.failure_class,
+                   failure_message = excluded.failure_message, source = excluded.source,
+                   verified_at = excluded.verified_at",
+            )?
+            .execute(params![
+                node,
+                scan,
+                v.status,
+                v.http_status,
+                v.target,
+                v.method,
+                v.failure_class,
+                v.failure_message,
+                v.source,
+                ts(&v.verified_at)
+            ])?;
+        }
+        Write::Vhost(v) => {
+            tx.prepare_cached(
+                "INSERT INTO vhosts (scan_id, host, origin, revealed_by, address, answers, status, failure_class, checked_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 ON CONFLICT (scan_id, host, address) DO UPDATE SET
+                   answers = excluded.answers, status = excluded.status,
+                   failure_class = excluded.failure_class, checked_at = excluded.checked_at",
+            )?
+            .execute(params![
+                scan,
+                v.host,
+                v.origin,
+                v.revealed_by,
+                v.address,
+                v.answers,
+                v.status,
+                v.failure_class,
+                ts(&v.checked_at)
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+fn document_id(
+    tx: &Transaction<'_>,
+    docs: &mut HashMap<(ScanId, String, String), i64>,
+    scan: ScanId,
+    probe: &str,
+    url: &str,
+) -> Result<Option<i64>, StoreError> {
+    if let Some(id) = docs.get(&(scan, probe.to_string(), url.to_string())) {
+        return Ok(Some(*id));
+    }
+    let id: Option<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM documents WHERE scan_id = ?1 AND probe = ?2 AND url = ?3 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row(params![scan, probe, url], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = id {
+        docs.insert((scan, probe.to_string(), url.to_string()), id);
+    }
+    Ok(id)
+}
+
+/// The node's id, inserting it when new; a known scope replaces an unknown one.
+fn node_id(
+    tx: &Transaction<'_>,
+    kind: &str,
+    value: &str,
+    in_scope: Option<bool>,
+    seen: &Timestamp,
+) -> Result<i64, StoreError> {
+    let found: Option<(i64, Option<bool>)> = tx
+        .prepare_cached("SELECT id, in_scope FROM nodes WHERE kind = ?1 AND value = ?2")?
+        .query_row(params![kind, value], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    match found {
+        Some((id, stored)) => {
+            if in_scope.is_some() && stored != in_scope {
+                tx.prepare_cached("UPDATE nodes SET in_scope = ?2 WHERE id = ?1")?.execute(params![id, in_scope])?;
+            }
+            Ok(id)
+        }
+        None => Ok(tx
+            .prepare_cached(
+                "INSERT INTO nodes (kind, value, in_scope, first_seen) VALUES (?1, ?2, ?3, ?4) RETURNING id",
+            )?
+            .query_row(params![kind, value, in_scope, ts(seen)], |r| r.get(0))?),
+    }
+}
+
+fn relation(
+    tx: &Transaction<'_>,
+    docs: &mut HashMap<(ScanId, String, String), i64>,
+    scan: ScanId,
+    r: &RelationWrite,
+) -> Result<(), StoreError> {
+    let Some(doc) = document_id(tx, docs, scan, &r.probe, &r.document_url)? else {
+        return Err(StoreError::new(format!(
+            "evidence for {} {} names document {} ({}) that this scan has not recorded",
+            r.kind, r.value, r.document_url, r.probe
+        )));
+    };
+    let source = node_id(tx, DOCUMENT_NODE, &r.document_url, None, &r.fetched_at)?;
+    let target = node_id(tx, &r.kind, &r.value, r.in_scope, &r.fetched_at)?;
+    let found: Option<i64> = tx
+        .prepare_cached("SELECT id FROM relations WHERE source_id = ?1 AND relation = ?2 AND target_id = ?3")?
+        .query_row(params![source, r.relation, target], |row| row.get(0))
+        .optional()?;
+    let rel = match found {
+        Some(id) => id,
+        None => tx
+            .prepare_cached(
+                "INSERT INTO relations (source_id, relation, target_id, first_seen) VALUES (?1, ?2, ?3, ?4) RETURNING id",
+            )?
+            .query_row(params![source, r.relation, target, ts(&r.fetched_at)], |row| row.get(0))?,
+    };
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO evidence (relation_id, scan_id, document_id, probe, fetched_at, status, locator, hints, flags)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        rel,
+        scan,
+        doc,
+        r.probe,
+        ts(&r.fetched_at),
+        r.status,
+        r.locator.clone().unwrap_or_default(),
+        r.hints,
+        r.flags
+    ])?;
+    Ok(())
+}
+
+fn opt_locator(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+impl Store for SqliteStore {
+    fn begin_scan(
+        &mut self,
+        started_at: Timestamp,
+        plan: &serde_json::Value,
+        seeds: &[UnitRow],
+    ) -> Result<ScanId, StoreError> {
+        let tx = self.conn.transaction()?;
+        let id: ScanId = tx.query_row(
+            "INSERT INTO scans (started_at, plan) VALUES (?1, ?2) RETURNING id",
+            params![ts(&started_at), plan.to_string()],
+            |r| r.get(0),
+        )?;
+        for u in seeds {
+            apply(&tx, &mut self.docs, id, &Write::Unit(u.clone()))?;
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+
+    fn write(&mut self, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for w in writes {
+            apply(&tx, &mut self.docs, scan, w)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn finish_scan(
+        &mut self,
+        scan: ScanId,
+        finished_at: Timestamp,
+        summary: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let n = self.conn.execute(
+            "UPDATE scans SET finished_at = ?2, summary = ?3 WHERE id = ?1",
+            params![scan, ts(&finished_at), summary.to_string()],
+        )?;
+        if n == 0 {
+            return Err(StoreError::new(format!("no scan {scan}")));
+        }
+        Ok(())
+    }
+
+    fn scans(&mut self) -> Result<Vec<ScanRow>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT id, started_at, finished_at, plan, summary FROM scans ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, started, finished, plan, summary) = row?;
+            out.push(ScanRow {
+                id,
+                started_at: parse_ts(&started)?,
+                finished_at: finished.as_deref().map(parse_ts).transpose()?,
+                plan: parse_json(plan),
+                summary: parse_json(summary),
+            });
+        }
+        Ok(out)
+    }
+
+    fn units(&mut self, scan: ScanId) -> Result<Vec<UnitRow>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT kind, value, depth, revealed_by, state, in_scope FROM units WHERE scan_id = ?1 ORDER BY rowid",
+        )?;
+        let rows = stmt.query_map(params![scan], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, bool>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (kind, value, depth, revealed_by, state, in_scope) = row?;
+            let state =
+                UnitState::parse(&state).ok_or_else(|| StoreError::new(format!("unknown unit state {state:?}")))?;
+            out.push(UnitRow { kind, value, depth, revealed_by, state, in_scope });
+        }
+        Ok(out)
+    }
+
+    fn load(&mut self) -> Result<GraphData, StoreError> {
+        let scans = self.scans()?;
+        let c = &self.conn;
+        let mut nodes = Vec::new();
+        let mut stmt = c.prepare("SELECT id, kind, value, in_scope, first_seen FROM nodes ORDER BY id")?;
+        for row in stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?, r.get::<_, String>(4)?))
+        })? {
+            let (id, kind, value, in_scope, first) = row?;
+            nodes.push(NodeRow { id, kind, value, in_scope, first_seen: parse_ts(&first)? });
+        }
+        let mut relations = Vec::new();
+        let mut stmt = c.prepare("SELECT id, source_id, relation, target_id, first_seen FROM relations ORDER BY id")?;
+        for row in stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get::<_, String>(2)?, r.get(3)?, r.get::<_, String>(4)?))
+        })? {
+            let (id, source, relation, target, first) = row?;
+            relations.push(RelationRow { id, source, relation, target, first_seen: parse_ts(&first)? });
+        }
+        let mut evidence = Vec::new();
+        let mut stmt = c.prepare(
+            "SELECT id, relation_id, scan_id, document_id, probe, fetched_at, status, locator, hints, flags
+             FROM evidence ORDER BY id",
+        )?;
+        for row in stmt.query_map([], |r| {
+            Ok((
+                (r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?),
+                (r.get::<_, String>(4)?, r.get::<_, String>(5)?, r.get::<_, Option<u16>>(6)?),
+                (r.get::<_, String>(7)?, r.get::<_, String>(8)?, r.get::<_, String>(9)?),
+            ))
+        })? {
+            let ((id, relation, scan, document), (probe, fetched, status), (locator, hints, flags)) = row?;
+            evidence.push(EvidenceRow {
+                id,
+                relation,
+                scan,
+                document,
+                probe,
+                fetched_at: parse_ts(&fetched)?,
+                status,
+                locator: opt_locator(locator),
+                hints,
+                flags,
+            });
+        }
+        let mut documents = Vec::new();
+        let mut stmt = c.prepare(
+            "SELECT id, scan_id, origin, probe, role, hop, requested_url, url, status, redirect_chain, content_type,
+                    size, sha256, truncated, fetched_at, failure_class, failure_message, kind, valid, facts, via
+             FROM documents ORDER BY id",
+        )?;
+        for row in stmt.query_map([], |r| {
+            Ok(DocumentRow {
+                id: r.get(0)?,
+                scan: r.get(1)?,
+                origin: r.get(2)?,
+                probe: r.get(3)?,
+                role: r.get(4)?,
+                hop: r.get(5)?,
+                requested_url: r.get(6)?,
+                url: r.get(7)?,
+                status: r.get(8)?,
+                redirect_chain: r.get(9)?,
+                content_type: r.get(10)?,
+                size: u64::try_from(r.get::<_, i64>(11)?).unwrap_or_default(),
+                sha256: r.get(12)?,
+                truncated: r.get(13)?,
+                fetched_at: Timestamp::UNIX_EPOCH,
+                failure_class: r.get(15)?,
+                failure_message: r.get(16)?,
+                kind: r.get(17)?,
+                valid: r.get(18)?,
+                facts: r.get(19)?,
+                via: r.get(20)?,
+            })
+            .and_then(|d| Ok((d, r.get::<_, String>(14)?)))
+        })? {
+            let (mut d, fetched) = row?;
+            d.fetched_at = parse_ts(&fetched)?;
+            documents.push(d);
+        }
+        let mut verifications = Vec::new();
+        let mut stmt = c.prepare(
+            "SELECT v.node_id, n.kind, n.value, v.scan_id, v.status, v.http_status, v.target, v.method,
+                    v.failure_class, v.failure_message, v.source, v.verified_at
+             FROM verifications v JOIN nodes n ON n.id = v.node_id ORDER BY v.id",
+        )?;
+        for row in stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                VerificationRow {
+                    kind: r.get(1)?,
+                    value: r.get(2)?,
+                    scan: r.get(3)?,
+                    status: r.get(4)?,
+                    http_status: r.get(5)?,
+                    target: r.get(6)?,
+                    method: r.get(7)?,
+                    failure_class: r.get(8)?,
+                    failure_message: r.get(9)?,
+                    source: r.get(10)?,
+                    verified_at: Timestamp::UNIX_EPOCH,
+                },
+                r.get::<_, String>(11)?,
+            ))
+        })? {
+            let (node, mut v, at) = row?;
+            v.verified_at = parse_ts(&at)?;
+            verifications.push(StoredVerification { node, row: v });
+        }
+        let mut vhosts = Vec::new();
+        let mut stmt = c.prepare(
+            "SELECT scan_id, host, origin, revealed_by, address, answers, status, failure_class, checked_at
+             FROM vhosts ORDER BY id",
+        )?;
+        for row in stmt.query_map([], |r| {
+            Ok((
+                VhostRow {
+                    scan: r.get(0)?,
+                    host: r.get(1)?,
+                    origin: r.get(2)?,
+                    revealed_by: r.get(3)?,
+                    address: r.get(4)?,
+                    answers: r.get(5)?,
+                    status: r.get(6)?,
+                    failure_class: r.get(7)?,
+                    checked_at: Timestamp::UNIX_EPOCH,
+                },
+                r.get::<_, String>(8)?,
+            ))
+        })? {
+            let (mut v, at) = row?;
+            v.checked_at = parse_ts(&at)?;
+            vhosts.push(v);
+        }
+        Ok(GraphData { scans, nodes, relations, evidence, documents, verifications, vhosts })
+    }
+}

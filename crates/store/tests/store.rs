@@ -1,0 +1,360 @@
+//! The SQLite store: durability settings, idempotent writes, append-only evidence, resume state,
+//! confidence over scans, diff, candidate lists and exports.
+
+use std::collections::BTreeMap;
+
+use url::Url;
+use wellknown_core::{CandidateKind, Evidence, Locator, Method, Severity, Timestamp};
+use wellknown_engine::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, UnitKind,
+    VerificationRecord, VerifyStatus,
+};
+use wellknown_store::analysis::{CandidateQuery, candidates, diff};
+use wellknown_store::confidence::{Declaration, score_all};
+use wellknown_store::export::{Format, write};
+use wellknown_store::ingest::writes_for;
+use wellknown_store::{SqliteStore, Store, UnitRow, UnitState, Write};
+
+fn t(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+fn doc(url: &str, probe: &str, status: Option<u16>, at: &str) -> Record {
+    Record::Document(DocumentRecord {
+        probe: probe.into(),
+        role: "origin".into(),
+        origin: "https://a.example".into(),
+        hop: 0,
+        requested_url: url.into(),
+        url: url.into(),
+        status,
+        redirect_chain: Vec::new(),
+        content_type: Some("text/plain".into()),
+        size: 12,
+        sha256: Some("ab".into()),
+        truncated: false,
+        fetched_at: t(at),
+        failure: None,
+        kind: status.filter(|s| *s == 200).map(|_| probe.to_string()),
+        valid: Some(true),
+        facts: serde_json::Map::new(),
+        via: None,
+    })
+}
+
+fn evidence(doc_url: &str, probe: &str, at: &str, line: u32) -> Evidence {
+    Evidence {
+        document_url: Url::parse(doc_url).unwrap(),
+        probe: probe.into(),
+        fetched_at: t(at),
+        status: Some(200),
+        locator: Some(Locator::Line(line)),
+    }
+}
+
+fn cand(kind: CandidateKind, value: &str, relation: &str, doc_url: &str, probe: &str, at: &str, line: u32) -> Record {
+    Record::Candidate(CandidateRecord {
+        kind,
+        relation: relation.into(),
+        value: value.into(),
+        in_scope: Some(true),
+        hints: BTreeMap::new(),
+        flags: Vec::new(),
+        evidence: evidence(doc_url, probe, at, line),
+    })
+}
+
+fn verdict(kind: CandidateKind, value: &str, status: VerifyStatus, http: Option<u16>, at: &str) -> Record {
+    Record::Verification(VerificationRecord {
+        kind,
+        value: value.into(),
+        origin: "https://a.example".into(),
+        status,
+        http_status: http,
+        target: None,
+        method: Some(Method::Head),
+        failure: None,
+        source: "request",
+        verified_at: t(at),
+    })
+}
+
+fn done(unit: &str) -> Record {
+    Record::Origin(OriginRecord {
+        origin: unit.into(),
+        unit: UnitKind::Origin,
+        depth: 0,
+        reachable: true,
+        documents: 1,
+        candidates: 1,
+        verified: 0,
+        failures: Vec::new(),
+    })
+}
+
+fn writes(records: &[Record]) -> Vec<Write> {
+    records.iter().flat_map(writes_for).collect()
+}
+
+fn seed(value: &str) -> UnitRow {
+    UnitRow {
+        kind: "origin".into(),
+        value: value.into(),
+        depth: 0,
+        revealed_by: None,
+        state: UnitState::Pending,
+        in_scope: true,
+    }
+}
+
+const ROBOTS: &str = "https://a.example/robots.txt";
+const SEC: &str = "https://a.example/.well-known/security.txt";
+const T1: &str = "2026-11-01T00:00:00Z";
+const T2: &str = "2026-11-02T00:00:00Z";
+
+/// Scan 1: robots.txt lists a sitemap and a disallowed URL, security.txt a contact; verified.
+fn first_scan() -> Vec<Record> {
+    vec![
+        doc(ROBOTS, "robots", Some(200), T1),
+        cand(CandidateKind::Sitemap, "https://a.example/sitemap.xml", "robots_sitemap", ROBOTS, "robots", T1, 3),
+        cand(CandidateKind::Url, "https://a.example/admin/", "robots_disallow", ROBOTS, "robots", T1, 2),
+        doc(SEC, "security.txt", Some(200), T1),
+        cand(CandidateKind::Contact, "mailto:sec@a.example", "contact", SEC, "security.txt", T1, 1),
+        Record::Diagnostic(DiagnosticRecord {
+            document: SEC.into(),
+            probe: "security.txt".into(),
+            severity: Severity::Warning,
+            code: "not_signed".into(),
+            message: "not signed".into(),
+            locator: None,
+        }),
+        verdict(CandidateKind::Sitemap, "https://a.example/sitemap.xml", VerifyStatus::Alive, Some(200), T1),
+        verdict(CandidateKind::Url, "https://a.example/admin/", VerifyStatus::AuthRequired, Some(403), T1),
+        done("https://a.example"),
+    ]
+}
+
+/// Scan 2: robots.txt no longer lists the sitemap; security.txt is gone (404).
+fn second_scan() -> Vec<Record> {
+    vec![
+        doc(ROBOTS, "robots", Some(200), T2),
+        cand(CandidateKind::Url, "https://a.example/admin/", "robots_disallow", ROBOTS, "robots", T2, 2),
+        doc(SEC, "security.txt", Some(404), T2),
+        verdict(CandidateKind::Url, "https://a.example/admin/", VerifyStatus::AuthRequired, Some(403), T2),
+        done("https://a.example"),
+    ]
+}
+
+fn count(path: &std::path::Path) -> (usize, usize, usize, usize) {
+    let g = SqliteStore::open_existing(path).unwrap().load().unwrap();
+    (g.documents.len(), g.nodes.len(), g.relations.len(), g.evidence.len())
+}
+
+#[test]
+fn a_file_store_is_in_wal_mode_and_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wellknown.db");
+    {
+        let mut s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.journal_mode().unwrap(), "wal");
+        let id = s
+            .begin_scan(t(T1), &serde_json::json!({"targets": ["https://a.example"]}), &[seed("https://a.example")])
+            .unwrap();
+        s.write(id, &writes(&first_scan())).unwrap();
+    }
+    let mut s = SqliteStore::open_existing(&path).unwrap();
+    let scans = s.scans().unwrap();
+    assert_eq!(scans.len(), 1);
+    assert_eq!(scans[0].plan["targets"][0], "https://a.example");
+    assert_eq!(scans[0].finished_at, None);
+    let g = s.load().unwrap();
+    assert_eq!(g.documents.len(), 2);
+    assert_eq!(g.evidence.len(), 3);
+    assert_eq!(g.verifications.len(), 2);
+    assert!(
+        SqliteStore::open_existing(&dir.path().join("missing.db"))
+            .unwrap_err()
+            .to_string()
+            .contains("run `wellknown scan` first")
+    );
+}
+
+#[test]
+fn writes_are_idempotent_so_a_resumed_unit_adds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let mut s = SqliteStore::open(&path).unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(id, &writes(&first_scan())).unwrap();
+    let before = count(&path);
+    s.write(id, &writes(&first_scan())).unwrap();
+    assert_eq!(count(&path), before);
+    assert_eq!(before, (2, 5, 3, 3), "documents, nodes (2 documents + 3 values), relations, evidence");
+}
+
+#[test]
+fn unit_states_drive_resume() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let id =
+        s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example"), seed("https://b.example")]).unwrap();
+    let revealed = Record::Inventory(InventoryRecord {
+        unit: UnitKind::Origin,
+        value: "https://api.a.example".into(),
+        depth: 1,
+        revealed_by: "https://a.example".into(),
+        candidate_kind: CandidateKind::Endpoint,
+        candidate_value: "https://api.a.example/token".into(),
+        in_scope: true,
+        action: "queued",
+    });
+    s.write(id, &writes(&[revealed, done("https://a.example")])).unwrap();
+    assert_eq!(s.last_unfinished_scan().unwrap().map(|r| r.id), Some(id));
+    let units = s.units(id).unwrap();
+    let state = |v: &str| units.iter().find(|u| u.value == v).map(|u| (u.state, u.depth, u.revealed_by.clone()));
+    assert_eq!(state("https://a.example"), Some((UnitState::Done, 0, None)));
+    assert_eq!(state("https://b.example"), Some((UnitState::Pending, 0, None)));
+    assert_eq!(state("https://api.a.example"), Some((UnitState::Pending, 1, Some("https://a.example".into()))));
+    // A done unit stays done even if a later write says pending.
+    s.write(id, &[Write::Unit(seed("https://a.example"))]).unwrap();
+    assert_eq!(s.units(id).unwrap()[0].state, UnitState::Done);
+    s.finish_scan(id, t(T2), &serde_json::json!({"targets": 2})).unwrap();
+    assert_eq!(s.last_unfinished_scan().unwrap(), None);
+}
+
+#[test]
+fn a_batch_is_all_or_nothing() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    // Evidence naming a document the scan never recorded: refused, and the document before it in
+    // the same batch is rolled back too.
+    let batch = writes(&[
+        doc(ROBOTS, "robots", Some(200), T1),
+        cand(CandidateKind::Url, "https://a.example/x", "robots_disallow", SEC, "security.txt", T1, 1),
+    ]);
+    let err = s.write(id, &batch).unwrap_err();
+    assert!(err.to_string().contains("has not recorded"), "{err}");
+    assert!(s.load().unwrap().documents.is_empty());
+}
+
+#[test]
+fn history_lowers_confidence_keeps_evidence_and_diffs() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let one = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(one, &writes(&first_scan())).unwrap();
+    s.finish_scan(one, t(T1), &serde_json::json!({})).unwrap();
+    let g1 = s.load().unwrap();
+    let now = t("2026-11-03T00:00:00Z");
+    let rel_score = |g: &wellknown_store::GraphData, value: &str| {
+        let node = g.nodes.iter().find(|n| n.value == value).unwrap().id;
+        let rel = g.relations.iter().find(|r| r.target == node).unwrap().id;
+        score_all(g, now).remove(&rel).unwrap()
+    };
+    let sitemap1 = rel_score(&g1, "https://a.example/sitemap.xml");
+    let contact1 = rel_score(&g1, "mailto:sec@a.example");
+    assert_eq!((sitemap1.state, contact1.state), (Declaration::Listed, Declaration::Listed));
+
+    let two = s.begin_scan(t(T2), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(two, &writes(&second_scan())).unwrap();
+    s.finish_scan(two, t(T2), &serde_json::json!({})).unwrap();
+    let g2 = s.load().unwrap();
+    let sitemap2 = rel_score(&g2, "https://a.example/sitemap.xml");
+    let contact2 = rel_score(&g2, "mailto:sec@a.example");
+    let admin2 = rel_score(&g2, "https://a.example/admin/");
+    assert_eq!(sitemap2.state, Declaration::Withdrawn, "robots.txt answered without the Sitemap line");
+    assert_eq!(contact2.state, Declaration::Unanswered, "security.txt answered 404");
+    assert!(sitemap2.confidence < sitemap1.confidence, "{} < {}", sitemap2.confidence, sitemap1.confidence);
+    assert!(contact2.confidence < contact1.confidence);
+    assert_eq!((admin2.state, admin2.scans.clone()), (Declaration::Listed, vec![one, two]));
+    // The first scan's evidence is all still there, with its dates.
+    let first_evidence: Vec<_> = g2.evidence.iter().filter(|e| e.scan == one).collect();
+    assert_eq!(first_evidence.len(), 3);
+    assert!(first_evidence.iter().all(|e| e.fetched_at == t(T1)));
+
+    let changes = diff(&g2, one, two).unwrap();
+    let text: Vec<String> = changes.iter().map(|c| c.text()).collect();
+    assert!(
+        text.contains(&"~ document security.txt https://a.example/.well-known/security.txt: 200 -> 404".to_string()),
+        "{text:#?}"
+    );
+    assert!(
+        text.contains(&"- relation sitemap https://a.example/sitemap.xml (robots_sitemap in https://a.example/robots.txt) [withdrawn]".to_string()),
+        "{text:#?}"
+    );
+    assert!(
+        text.contains(&"- relation contact mailto:sec@a.example (contact in https://a.example/.well-known/security.txt) [unanswered]".to_string()),
+        "{text:#?}"
+    );
+    assert_eq!(changes.len(), 3, "{text:#?}");
+    assert!(diff(&g2, one, 99).is_err());
+}
+
+#[test]
+fn candidate_lists_filter_by_kind_scope_and_status() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    let mut records = first_scan();
+    records.push(Record::Evidence(EvidenceRecord {
+        kind: CandidateKind::Url,
+        relation: "contact".into(),
+        value: "https://a.example/admin/".into(),
+        evidence: evidence(SEC, "security.txt", T1, 4),
+    }));
+    s.write(id, &writes(&records)).unwrap();
+    let g = s.load().unwrap();
+    let now = t(T2);
+    let all = candidates(&g, &CandidateQuery::default(), now);
+    let values: Vec<(&str, &str)> = all.iter().map(|c| (c.kind.as_str(), c.value.as_str())).collect();
+    assert_eq!(
+        values,
+        [
+            ("contact", "mailto:sec@a.example"),
+            ("sitemap", "https://a.example/sitemap.xml"),
+            ("url", "https://a.example/admin/"),
+        ]
+    );
+    let admin = &all[2];
+    assert_eq!(admin.status, "auth_required");
+    assert_eq!(admin.http_status, Some(403));
+    assert_eq!(admin.documents, [SEC, ROBOTS]);
+    assert_eq!(admin.relations, ["contact", "robots_disallow"]);
+    assert_eq!(all[0].status, "unverified");
+    let alive = candidates(&g, &CandidateQuery { status: Some("alive".into()), ..Default::default() }, now);
+    assert_eq!(alive.len(), 1);
+    assert_eq!(alive[0].value, "https://a.example/sitemap.xml");
+    let urls =
+        candidates(&g, &CandidateQuery { kind: Some("url".into()), in_scope_only: true, ..Default::default() }, now);
+    assert_eq!(urls.len(), 1);
+}
+
+#[test]
+fn exports_name_nodes_and_carry_evidence() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    s.write(id, &writes(&first_scan())).unwrap();
+    let g = s.load().unwrap();
+    let render = |f| {
+        let mut buf = Vec::new();
+        write(&g, f, t(T1), &mut buf).unwrap();
+        String::from_utf8(buf).unwrap()
+    };
+    let jsonl = render(Format::Jsonl);
+    let lines: Vec<serde_json::Value> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().filter(|l| l["type"] == "scan").count(), 1);
+    assert_eq!(lines.iter().filter(|l| l["type"] == "node").count(), 5);
+    let rel =
+        lines.iter().find(|l| l["type"] == "relation" && l["relation"] == "robots_sitemap").expect("sitemap relation");
+    assert_eq!(rel["source"]["kind"], "document");
+    assert_eq!(rel["source"]["value"], ROBOTS);
+    assert_eq!(rel["target"]["value"], "https://a.example/sitemap.xml");
+    assert_eq!(rel["evidence"][0]["locator"]["line"], 3);
+    assert_eq!(rel["evidence"][0]["document_url"], ROBOTS);
+    assert_eq!(rel["state"], "listed");
+    assert_eq!(rel["confidence"], 0.8);
+    let dot = render(Format::Dot);
+    assert!(dot.starts_with("digraph wellknown {"));
+    assert!(dot.contains("robots_sitemap 0.80"));
+    let graphml = render(Format::GraphMl);
+    assert!(graphml.contains(r#"<key id="relation" for="edge""#));
+    assert_eq!(graphml.matches("<node ").count(), 5);
+    assert_eq!(graphml.matches("<edge ").count(), 3);
+}
