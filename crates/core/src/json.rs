@@ -3,7 +3,7 @@
 //!
 //! [`parse_json_body`] turns a body into a `serde_json::Value` or a clear [`Diagnostic`], handling a
 //! BOM (diagnosed `bom`, then read), HTML pages served with 200 (`html_document`) and malformed JSON
-//! (`invalid_json` with line and column). [`pointer`] builds RFC 6901 pointers for locators.
+//! (`invalid_json` with line and column). [`pointer()`] builds RFC 6901 pointers for locators.
 
 use serde_json::Value;
 
