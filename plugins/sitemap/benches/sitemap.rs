@@ -105,12 +105,21 @@ fn real(c: &mut Criterion) {
     ] {
         let (url, body) = fixture(rel);
         let m = meta(&url);
-        let urls = parse_sitemap(&body, &m, &Limits::default()).candidates.len();
+        let values: Vec<String> =
+            parse_sitemap(&body, &m, &Limits::default()).candidates.into_iter().map(|c| c.value).collect();
+        let urls = values.len();
         let name = rel.rsplit('/').next().unwrap_or(rel);
         eprintln!("{name}: {} bytes, {urls} URLs", body.len());
         g.throughput(Throughput::Bytes(body.len() as u64));
         g.bench_with_input(BenchmarkId::new("parse_sitemap", name), &body, |b, body| {
             b.iter(|| parse_sitemap(black_box(body), &m, &Limits::default()))
+        });
+        g.bench_with_input(BenchmarkId::new("visit_sitemap", name), &body, |b, body| {
+            b.iter(|| visit(black_box(body), &m))
+        });
+        // The floor set by URL normalisation alone: `Url::parse` of every URL the file declares.
+        g.bench_with_input(BenchmarkId::new("url_parse_only", name), &values, |b, values| {
+            b.iter(|| values.iter().filter(|v| Url::parse(black_box(v)).is_ok()).count())
         });
         g.bench_with_input(BenchmarkId::new("bare_quick_xml", name), &body, |b, body| {
             b.iter(|| bare_slice(black_box(body)))
