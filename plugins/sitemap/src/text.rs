@@ -30,13 +30,25 @@ impl<V: Visitor> Lines<'_, '_, V> {
     }
 
     fn end_line(&mut self) {
-        self.line_no = self.line_no.saturating_add(1);
         let overflow = std::mem::take(&mut self.overflow);
         let raw = std::mem::take(&mut self.line);
+        // A lone CR also ends a line (old Mac line ends); the empty piece after a CRLF is skipped.
+        for (i, piece) in raw.split(|&b| b == b'\r').enumerate() {
+            if i == 0 || !piece.trim_ascii().is_empty() {
+                self.one_line(piece, overflow && i == 0);
+            }
+            if self.em.stop {
+                break;
+            }
+        }
+        self.line = raw;
+        self.line.clear();
+    }
+
+    fn one_line(&mut self, raw: &[u8], overflow: bool) {
+        self.line_no = self.line_no.saturating_add(1);
         let trimmed = raw.trim_ascii();
         if trimmed.is_empty() && !overflow {
-            self.line = raw;
-            self.line.clear();
             return;
         }
         self.nonblank += 1;
@@ -46,8 +58,6 @@ impl<V: Visitor> Lines<'_, '_, V> {
             self.em.invalid_utf8(Some(Locator::Line(self.line_no)));
         }
         self.em.value(Relation::Loc, &self.text, Locator::Line(self.line_no), None, overflow, Vec::new(), None);
-        self.line = raw;
-        self.line.clear();
     }
 }
 

@@ -201,6 +201,9 @@ fn text_sitemaps() {
     );
     let r = parse(&gzip(body), "https://a.example/sitemap.txt.gz");
     assert_eq!(locs(&r), ["https://a.example/one", "https://a.example/two"]);
+    let r = parse(b"https://a.example/1\rhttps://a.example/2\r\rhttps://a.example/3", "https://a.example/sitemap.txt");
+    assert_eq!(locs(&r), ["https://a.example/1", "https://a.example/2", "https://a.example/3"]);
+    assert_eq!(r.candidates[2].locator, Some(Locator::Line(3)));
     let r = parse(b"Service temporarily unavailable\n", "https://a.example/sitemap.txt");
     assert_eq!((r.kind.as_str(), codes(&r).last().copied()), ("invalid", Some("not_a_sitemap")));
     let r = parse(b" \n\t\r\n", "https://a.example/sitemap.txt");
