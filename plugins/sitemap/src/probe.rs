@@ -91,7 +91,7 @@ impl WellKnownProbe for SitemapProbe {
     }
 }
 
-wellknown_core::inventory::submit! { wellknown_core::ProbeRegistration::new(&SitemapProbe) }
+inventory::submit! { wellknown_core::ProbeRegistration::new(&SitemapProbe) }
 
 #[cfg(test)]
 mod tests {
