@@ -7,7 +7,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 /// Scan what origins publish at well-known locations into a graph of verifiable candidates.
 #[derive(Debug, Parser)]
-#[command(name = "wellknown", version, about, long_about = None, propagate_version = true)]
+#[command(name = "wellknown", version, about, long_about = None, propagate_version = true, args_override_self = true)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -26,6 +26,12 @@ pub enum Command {
     Robots(RobotsCommand),
     /// List the registered probes with their well-known suffix and IANA registry status.
     Plugins(PluginsArgs),
+    /// What appeared, disappeared or changed status between two scans of the store.
+    Diff(DiffArgs),
+    /// Candidate values from the store, one per line (or JSON Lines), to pipe into other tools.
+    Candidates(CandidatesArgs),
+    /// The whole graph with its evidence, for Graphviz (dot), Gephi (graphml) or a notebook (jsonl).
+    Graph(GraphArgs),
 }
 
 /// `wellknown scan`.
@@ -93,6 +99,102 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
+    /// WELLKNOWN_DB.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Do not keep the graph in the store (JSON Lines output only).
+    #[arg(long)]
+    pub no_store: bool,
+    /// Finish the last unfinished scan of the store (after a kill or crash) without repeating the
+    /// origins it had finished. Takes no targets: the scan's own targets, scope and probes are used.
+    #[arg(long, conflicts_with_all = ["targets", "list"])]
+    pub resume: bool,
+    /// Do not verify candidate URLs (by default each in-scope url, sitemap and endpoint candidate
+    /// gets a HEAD, or a GET when HEAD answers 405/501).
+    #[arg(long, overrides_with = "verify")]
+    pub no_verify: bool,
+    /// Verify candidate URLs (the default; overrides an earlier --no-verify or the configuration).
+    #[arg(long, overrides_with = "no_verify")]
+    pub verify: bool,
+    /// Verification requests per origin at most (later candidates are recorded as `skipped`).
+    #[arg(long, value_name = "N")]
+    pub max_verify: Option<usize>,
+    /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring
+    /// Crawl-delay up to 60 s. Default: robots.txt is read as a document, not obeyed.
+    #[arg(long)]
+    pub obey_robots: bool,
+    /// Feedback depth: hosts, origins and issuers revealed by documents are scanned in the same run
+    /// when in scope and at most N hops from the targets (default 1; 0 = the targets only).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Do not try revealed names that do not resolve as virtual hosts of the origin that revealed them.
+    #[arg(long)]
+    pub no_vhosts: bool,
+}
+
+/// Where the store is, for the commands that read it.
+#[derive(Debug, Args, Default, Clone)]
+pub struct StoreArgs {
+    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
+    /// WELLKNOWN_DB.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Configuration file (default: ./wellknown.toml if present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// `wellknown diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier scan's id (default: the second most recent scan).
+    pub scan_a: Option<i64>,
+    /// The later scan's id (default: the most recent scan).
+    pub scan_b: Option<i64>,
+    /// Output: `text` (one `+`/`-`/`~` line per change) or `jsonl`.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: String,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `wellknown candidates`.
+#[derive(Debug, Args)]
+pub struct CandidatesArgs {
+    /// Only this kind: url, host, origin, path, sitemap, issuer, endpoint, contact, app, key.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Only values in scope.
+    #[arg(long)]
+    pub in_scope: bool,
+    /// Only values whose latest verification verdict is STATUS (alive, gone, auth_required,
+    /// redirect, error, dns, connect, tls, timeout, failure, out_of_scope, disallowed_by_robots,
+    /// skipped, unverified).
+    #[arg(long, value_name = "STATUS")]
+    pub status: Option<String>,
+    /// Output: `lines` (one value per line) or `jsonl` (one object per value, with status,
+    /// confidence and declaring documents).
+    #[arg(long, value_name = "FORMAT", default_value = "lines")]
+    pub format: String,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// `wellknown graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Output: `dot`, `graphml` or `jsonl`.
+    #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
+    pub format: String,
+    /// Write to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// `wellknown parse`.

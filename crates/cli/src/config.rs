@@ -49,6 +49,20 @@ pub struct Settings {
     pub output: Option<PathBuf>,
     /// No progress bar or stderr summary (default false).
     pub quiet: bool,
+    /// The store file (default `wellknown.db` in the working directory).
+    pub db: Option<PathBuf>,
+    /// Keep the graph in the store (default true; `--no-store` turns it off).
+    pub store: bool,
+    /// Verify candidate URLs (default true; `--no-verify`).
+    pub verify: bool,
+    /// Verification requests per origin at most (default 1000).
+    pub max_verify: usize,
+    /// Obey robots.txt for the scanner's own product token (default false).
+    pub obey_robots: bool,
+    /// Feedback depth (default 1).
+    pub depth: u32,
+    /// Try revealed names that do not resolve as virtual hosts (default true; `--no-vhosts`).
+    pub vhosts: bool,
 }
 
 impl Default for Settings {
@@ -71,6 +85,13 @@ impl Default for Settings {
             all_registered: false,
             output: None,
             quiet: false,
+            db: None,
+            store: true,
+            verify: true,
+            max_verify: 1000,
+            obey_robots: false,
+            depth: 1,
+            vhosts: true,
         }
     }
 }
@@ -112,6 +133,20 @@ struct Overrides {
     output: Option<PathBuf>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     quiet: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    db: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verify: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_verify: Option<usize>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    obey_robots: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vhosts: Option<bool>,
 }
 
 /// Merges defaults, the configuration file, the environment and the flags.
@@ -148,6 +183,28 @@ pub fn load(args: &ScanArgs) -> Result<Settings, Box<figment::Error>> {
         all_registered: args.all_registered,
         output: args.output.clone(),
         quiet: args.quiet,
+        db: args.db.clone(),
+        store: args.no_store.then_some(false),
+        verify: if args.no_verify { Some(false) } else { args.verify.then_some(true) },
+        max_verify: args.max_verify,
+        obey_robots: args.obey_robots,
+        depth: args.depth,
+        vhosts: args.no_vhosts.then_some(false),
     };
     fig.merge(Env::prefixed("WELLKNOWN_")).merge(Serialized::defaults(o)).extract().map_err(Box::new)
 }
+
+/// The store path for the commands that read it: `--db`, else `db` from `WELLKNOWN_DB` or the
+/// configuration file, else `wellknown.db` in the working directory.
+///
+/// Errors: as [`load`].
+pub fn store_path(args: &crate::args::StoreArgs) -> Result<PathBuf, Box<figment::Error>> {
+    if let Some(p) = &args.db {
+        return Ok(p.clone());
+    }
+    let scan = ScanArgs { config: args.config.clone(), ..ScanArgs::default() };
+    Ok(load(&scan)?.db.unwrap_or_else(|| PathBuf::from(DEFAULT_DB)))
+}
+
+/// The store file used when none is configured.
+pub const DEFAULT_DB: &str = "wellknown.db";

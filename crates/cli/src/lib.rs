@@ -7,7 +7,10 @@
 pub mod args;
 pub mod commands;
 pub mod config;
+pub mod plan;
 pub mod plugins_linked;
+pub mod robots_gate;
+pub mod store_sink;
 pub mod transport;
 
 /// Process exit codes (design.md, "Command line contract").

@@ -19,6 +19,9 @@ fn main() {
         Command::Parse(a) => commands::parse::run(a),
         Command::Robots(c) => commands::robots::run(c),
         Command::Plugins(a) => commands::plugins::run(a),
+        Command::Diff(a) => commands::diff::run(a),
+        Command::Candidates(a) => commands::candidates::run(a),
+        Command::Graph(a) => commands::graph::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

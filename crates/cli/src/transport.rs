@@ -1,10 +1,11 @@
 //! Adapts `wellknown-http`'s fetcher to the engine's [`Transport`].
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use url::Url;
-use wellknown_core::{FetchRequest, FetchResult};
+use wellknown_core::{FailureClass, FetchFailure, FetchRequest, FetchResult, Host};
 use wellknown_engine::Transport;
 use wellknown_http::{Fetcher, FetcherConfig};
 
@@ -57,5 +58,46 @@ impl Transport for HttpTransport {
         in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
     ) -> FetchResult {
         self.fetcher.fetch(request, in_scope).await
+    }
+
+    async fn fetch_vhost(
+        &self,
+        request: &FetchRequest,
+        in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
+        address: IpAddr,
+    ) -> FetchResult {
+        self.fetcher.fetch_vhost(request, in_scope, address).await
+    }
+
+    /// The addresses the fetcher would dial for `host:port`: a `--connect-to` entry first (its host
+    /// and port), then a `--resolve` entry, an IP literal, and finally the system resolver.
+    async fn resolve(&self, host: &Host, port: u16) -> Result<Vec<IpAddr>, FetchFailure> {
+        let cfg = self.fetcher.config();
+        let name = host.as_url_host();
+        let over = cfg.connect_to.iter().find(|c| c.matches(&name, port));
+        let dial_port = over.and_then(|c| c.to_port).unwrap_or(port);
+        let dial_host = over.and_then(|c| c.to_host.clone()).unwrap_or(name);
+        if let Some(r) = cfg.resolve.iter().find(|r| r.matches(&dial_host, dial_port)) {
+            return Ok(r.addrs.clone());
+        }
+        if let Ok(ip) = dial_host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>() {
+            return Ok(vec![ip]);
+        }
+        match tokio::net::lookup_host((dial_host.as_str(), dial_port)).await {
+            Ok(addrs) => {
+                let mut ips: Vec<IpAddr> = addrs.map(|a| a.ip()).collect();
+                ips.dedup();
+                if ips.is_empty() {
+                    Err(FetchFailure { class: FailureClass::DnsNoAnswer, message: format!("{dial_host}: no address") })
+                } else {
+                    Ok(ips)
+                }
+            }
+            Err(e) => Err(FetchFailure { class: FailureClass::DnsFailure, message: format!("{dial_host}: {e}") }),
+        }
+    }
+
+    fn set_host_delay(&self, host: &str, delay: Duration) {
+        self.fetcher.set_host_delay(host, delay);
     }
 }

@@ -1,5 +1,8 @@
 //! One module per subcommand. Each returns the process exit code or an error message.
 
+pub mod candidates;
+pub mod diff;
+pub mod graph;
 pub mod parse;
 pub mod plugins;
 pub mod robots;

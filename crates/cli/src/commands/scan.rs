@@ -1,17 +1,22 @@
 //! `wellknown scan TARGET...`: the main job.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::mpsc;
 use url::Url;
-use wellknown_core::{Origin, Scope};
-use wellknown_engine::{Engine, Record, ScanConfig, SystemClock};
+use wellknown_core::{Origin, Timestamp};
+use wellknown_engine::{Engine, Record, RunPlan, SystemClock, Unit, UnitKind};
+use wellknown_store::ingest::seed_rows;
+use wellknown_store::{SqliteStore, Store, UnitState};
 
 use crate::args::ScanArgs;
 use crate::config::{self, Settings};
 use crate::exit;
+use crate::plan::StoredPlan;
+use crate::store_sink::StoreSink;
 use crate::transport::HttpTransport;
 
 /// Collects targets from arguments, `-` (stdin) and `--list FILE`.
@@ -43,62 +48,96 @@ pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
     Ok(out)
 }
 
-/// Runs a scan; returns the exit code (0 found something, 1 found nothing, 2 error).
+/// Runs a scan (or, with `--resume`, finishes the last unfinished one); returns the exit code
+/// (0 found something, 1 found nothing, 2 error).
 pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let settings = config::load(args).map_err(|e| format!("configuration: {e}"))?;
-    let targets = collect_targets(args)?;
-    if targets.is_empty() && settings.issuer.is_empty() {
-        return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
-    }
-    let scope = if settings.scope.is_empty() {
-        let mut s = Scope::for_targets(&targets);
-        for i in &settings.issuer {
-            if let Ok(o) = Origin::parse_target(i) {
-                s.add_default_for(o.host());
-            }
-        }
-        s
-    } else {
-        Scope::parse(&settings.scope).map_err(|e| e.to_string())?
-    };
-    let issuers = settings
-        .issuer
-        .iter()
-        .map(|i| Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
+    let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
+    let config = stored.config(&settings)?;
     let transport = HttpTransport::from_settings(&settings)?;
-    let config = ScanConfig {
-        scope,
-        probes: settings.probes.clone(),
-        issuers,
-        concurrency: settings.concurrency.max(1),
-        max_follow_up_hops: settings.max_hops,
-        all_registered: settings.all_registered,
-        ..ScanConfig::default()
-    };
     let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
-    rt.block_on(scan(Arc::new(engine), targets, &settings))
+    rt.block_on(scan(Arc::new(engine), run_plan, store, &settings))
 }
 
-async fn scan(engine: Arc<Engine>, targets: Vec<Origin>, settings: &Settings) -> Result<i32, String> {
+/// A new scan: targets from the command line, plan stored with the scan.
+fn fresh(args: &ScanArgs, settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
+    let targets = collect_targets(args)?;
+    if targets.is_empty() && settings.issuer.is_empty() {
+        return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
+    }
+    let stored = StoredPlan::new(&targets, settings)?;
+    let mut seeds: Vec<Unit> = targets.into_iter().map(Unit::origin).collect();
+    for i in &stored.issuers {
+        seeds.push(Unit::issuer(Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}"))?));
+    }
+    let sink = if settings.store {
+        let mut store = SqliteStore::open(db).map_err(|e| e.to_string())?;
+        let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;
+        let id = store.begin_scan(Timestamp::now(), &plan, &seed_rows(&seeds)).map_err(|e| e.to_string())?;
+        Some(StoreSink::start(store, id))
+    } else {
+        None
+    };
+    Ok((stored, RunPlan { seeds, done: Vec::new() }, sink))
+}
+
+/// `--resume`: the last unfinished scan's plan, its finished units skipped, the others redone.
+fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
+    if !settings.store {
+        return Err("--resume needs the store (it cannot be combined with --no-store)".into());
+    }
+    let mut store = SqliteStore::open_existing(db).map_err(|e| e.to_string())?;
+    let Some(row) = store.last_unfinished_scan().map_err(|e| e.to_string())? else {
+        return Err(format!("nothing to resume: the last scan in {} finished", db.display()));
+    };
+    let stored: StoredPlan =
+        serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
+    let units = store.units(row.id).map_err(|e| e.to_string())?;
+    let mut plan = RunPlan::default();
+    for u in &units {
+        let Some(kind) = UnitKind::parse(&u.kind) else { continue };
+        match u.state {
+            UnitState::Done => plan.done.push((kind, u.value.clone())),
+            UnitState::Pending => plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?),
+            // Recorded, not to be scanned; known so they are not reported again.
+            UnitState::BeyondDepth | UnitState::OutOfScope => plan.done.push((kind, u.value.clone())),
+        }
+    }
+    if !settings.quiet {
+        let done = units.iter().filter(|u| u.state == UnitState::Done).count();
+        eprintln!(
+            "wellknown: resuming scan {} of {}: {done} unit(s) finished, {} to do",
+            row.id,
+            db.display(),
+            plan.seeds.len()
+        );
+    }
+    Ok((stored, plan, Some(StoreSink::start(store, row.id))))
+}
+
+async fn scan(engine: Arc<Engine>, plan: RunPlan, sink: Option<StoreSink>, settings: &Settings) -> Result<i32, String> {
     let mut writer: Box<dyn Write + Send> = match &settings.output {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?,
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
-    let bar = progress_bar(targets.len(), settings.quiet);
+    let bar = progress_bar(plan.seeds.len(), settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
-    let scan_task = tokio::spawn(async move { engine.scan(targets, tx).await });
+    let scan_task = tokio::spawn(async move { engine.run(plan, tx).await });
     let mut write_error = None;
     while let Some(rec) = rx.recv().await {
         if let Record::Origin(o) = &rec {
             bar.set_message(o.origin.clone());
             bar.inc(1);
+        }
+        if let Some(sink) = &sink {
+            sink.send(rec.clone()).await;
         }
         if write_error.is_none() {
             let res = serde_json::to_writer(&mut writer, &rec)
@@ -111,6 +150,9 @@ async fn scan(engine: Arc<Engine>, targets: Vec<Origin>, settings: &Settings) ->
     }
     bar.finish_and_clear();
     let outcome = scan_task.await.map_err(|e| format!("scan task failed: {e}"))?;
+    if let Some(sink) = sink {
+        tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+    }
     if let Err(e) = writer.flush() {
         write_error.get_or_insert(e);
     }

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
@@ -29,8 +29,17 @@ pub fn ca_file() -> &'static PathBuf {
 
 /// `--connect-to` and `--ca-cert` arguments routing ports 80 and 443 of every host to the fixture server.
 pub fn routing_args() -> Vec<String> {
-    let s = server();
+    routing_args_for(server())
+}
+
+/// [`routing_args`] for another fixture server (one started by a test to have its own request log
+/// or its own tree). Its CA is written to a temp file named after its HTTPS port.
+pub fn routing_args_for(s: &FixtureServer) -> Vec<String> {
     let https = s.https_addr.expect("https").port();
+    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-ca-{https}.pem", std::process::id()));
+    if !ca.exists() {
+        std::fs::write(&ca, s.ca_pem.as_deref().expect("tls server")).expect("write ca");
+    }
     vec![
         "--allow-private".into(),
         "--connect-to".into(),
@@ -38,33 +47,66 @@ pub fn routing_args() -> Vec<String> {
         "--connect-to".into(),
         format!(":80:127.0.0.1:{}", s.http_addr.port()),
         "--ca-cert".into(),
-        ca_file().display().to_string(),
+        ca.display().to_string(),
         "--quiet".into(),
     ]
 }
 
-/// Runs the real `wellknown` binary with `args` (no stdin), in a temp working directory so no
-/// `wellknown.toml` or database from the developer's checkout is picked up.
+/// Runs the real `wellknown` binary with `args` (no stdin) in a fresh temporary working directory
+/// (removed afterwards), so no `wellknown.toml` or store from the developer's checkout is picked up
+/// and nothing is left behind.
 pub fn wellknown(args: &[&str]) -> Output {
-    let dir = std::env::temp_dir();
+    let dir = tempfile::tempdir().expect("temp dir");
+    wellknown_in(dir.path(), args)
+}
+
+/// Runs the real `wellknown` binary with `args` in `dir` (whose `wellknown.db` is the default
+/// store, so successive calls share it).
+pub fn wellknown_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wellknown"))
         .args(args)
         .current_dir(dir)
         .env_remove("WELLKNOWN_CONCURRENCY")
+        .env_remove("WELLKNOWN_DB")
         .stdin(Stdio::null())
         .output()
         .expect("run wellknown")
 }
 
-/// Runs `wellknown scan` against the fixture server with `args` appended to the routing arguments.
+/// Runs `wellknown scan` against the fixture server with `args` appended to the routing arguments,
+/// as the scanner behaved before verification and feedback existed: `--no-verify --depth 0` come
+/// first, so a test that wants either passes `--verify` or `--depth N` (later flags win).
 pub fn scan(args: &[&str]) -> (i32, Vec<Value>, String) {
     let mut all: Vec<String> = vec!["scan".into()];
     all.extend(routing_args());
+    all.extend(["--no-verify", "--depth", "0"].map(String::from));
     all.extend(args.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     let out = wellknown(&refs);
     let records = jsonl(&out.stdout);
     (out.status.code().unwrap_or(-1), records, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Runs `wellknown scan` in `dir` (its store) against `server`, with every default of the product
+/// (verification, depth 1, store) and `args` appended to the routing arguments.
+pub fn scan_in(dir: &Path, server: &FixtureServer, args: &[&str]) -> (i32, Vec<Value>, String) {
+    let mut all: Vec<String> = vec!["scan".into()];
+    all.extend(routing_args_for(server));
+    all.extend(args.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let out = wellknown_in(dir, &refs);
+    let records = jsonl(&out.stdout);
+    (out.status.code().unwrap_or(-1), records, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A fixture server of its own (fresh request log) over `root`.
+pub fn own_server(root: &Path) -> FixtureServer {
+    FixtureServer::start(root, true).expect("fixture server")
+}
+
+/// Requests `server` answered for `host`: (method, path).
+pub fn requests_to(server: &FixtureServer, host: &str) -> Vec<(String, String)> {
+    server.requests().into_iter().filter(|r| r.host == host).map(|r| (r.method, r.path)).collect()
 }
 
 /// Parses JSON Lines.

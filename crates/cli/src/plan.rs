@@ -1,0 +1,112 @@
+//! What a scan was asked to do, stored with the scan so `wellknown scan --resume` finishes it the
+//! same way: targets, issuers, scope rules (the effective ones, defaults included), probes, depth,
+//! verification and robots settings, hop limit. Network settings (timeouts, rate, `--resolve`,
+//! `--connect-to`, CA files) are not part of the plan: a resumed scan uses the current ones.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use url::Url;
+use wellknown_core::{Origin, Scope};
+use wellknown_engine::ScanConfig;
+
+use crate::config::Settings;
+use crate::robots_gate::PluginRobotsGate;
+
+/// The stored plan of a scan (JSON in the `scans.plan` column).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredPlan {
+    /// The wellknown version that started the scan.
+    pub version: String,
+    /// Target origins (ASCII serialisation).
+    pub targets: Vec<String>,
+    /// `--issuer` identifiers.
+    pub issuers: Vec<String>,
+    /// Effective scope rules (`!` for exclusions).
+    pub scope: Vec<String>,
+    /// Probe ids (empty = all registered).
+    pub probes: Vec<String>,
+    /// Feedback depth.
+    pub depth: u32,
+    /// Verification on.
+    pub verify: bool,
+    /// Verification requests per unit.
+    pub max_verify: usize,
+    /// `--obey-robots`.
+    pub obey_robots: bool,
+    /// Virtual-host attempts on.
+    pub vhosts: bool,
+    /// Follow-up hop limit.
+    pub max_hops: u32,
+    /// `--all-registered`.
+    pub all_registered: bool,
+}
+
+impl StoredPlan {
+    /// The plan of a new scan of `targets` with `settings`.
+    ///
+    /// Errors: a scope rule or issuer that does not parse.
+    pub fn new(targets: &[Origin], settings: &Settings) -> Result<StoredPlan, String> {
+        let scope = if settings.scope.is_empty() {
+            let mut s = Scope::for_targets(targets);
+            for i in &settings.issuer {
+                if let Ok(o) = Origin::parse_target(i) {
+                    s.add_default_for(o.host());
+                }
+            }
+            s
+        } else {
+            Scope::parse(&settings.scope).map_err(|e| e.to_string())?
+        };
+        let mut rules: Vec<String> = scope.includes().iter().map(ToString::to_string).collect();
+        rules.extend(scope.excludes().iter().map(|r| format!("!{r}")));
+        let issuers = settings
+            .issuer
+            .iter()
+            .map(|i| Url::parse(i).map(|u| u.to_string()).map_err(|e| format!("--issuer {i:?}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(StoredPlan {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            targets: targets.iter().map(Origin::ascii).collect(),
+            issuers,
+            scope: rules,
+            probes: settings.probes.clone(),
+            depth: settings.depth,
+            verify: settings.verify,
+            max_verify: settings.max_verify,
+            obey_robots: settings.obey_robots,
+            vhosts: settings.vhosts,
+            max_hops: settings.max_hops,
+            all_registered: settings.all_registered,
+        })
+    }
+
+    /// The engine configuration: this plan plus the current invocation's concurrency and
+    /// user-agent (whose product token `--obey-robots` obeys).
+    ///
+    /// Errors: a stored scope rule or issuer that no longer parses.
+    pub fn config(&self, settings: &Settings) -> Result<ScanConfig, String> {
+        let scope = Scope::parse(&self.scope).map_err(|e| format!("stored scope: {e}"))?;
+        let issuers = self
+            .issuers
+            .iter()
+            .map(|i| Url::parse(i).map_err(|e| format!("stored issuer {i:?}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let user_agent = settings.user_agent.clone().unwrap_or_else(|| wellknown_http::DEFAULT_USER_AGENT.to_string());
+        Ok(ScanConfig {
+            scope,
+            probes: self.probes.clone(),
+            issuers,
+            concurrency: settings.concurrency.max(1),
+            max_follow_up_hops: self.max_hops,
+            all_registered: self.all_registered,
+            verify: self.verify,
+            max_verifications_per_unit: self.max_verify,
+            verify_concurrency: settings.per_host.clamp(1, 8),
+            depth: self.depth,
+            vhosts: self.vhosts,
+            obey_robots: self.obey_robots.then(|| Arc::new(PluginRobotsGate::new(&user_agent)) as _),
+            ..ScanConfig::default()
+        })
+    }
+}
