@@ -1,0 +1,147 @@
+//! End to end: a scan killed with SIGKILL mid-run, then `scan --resume`, stores the same graph as an
+//! uninterrupted scan, and the resumed run does not repeat the origins finished before the kill.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{jsonl, own_server, requests_to, routing_args_for, scan_in, wellknown_in};
+use serde_json::Value;
+use wellknown_store::{SqliteStore, Store, UnitState};
+use wellknown_tests::fixture_sites;
+
+/// One unit at a time, so the order is the target order; stall.test's robots.txt stalls 5 s and
+/// times out after 2, which leaves time to kill the scan while it is in flight.
+const ARGS: [&str; 11] = [
+    "--rate",
+    "0",
+    "--concurrency",
+    "1",
+    "--timeout",
+    "2",
+    "https://verify.test",
+    "https://feedback.test",
+    "https://stall.test",
+    "https://history.test",
+    "https://5calls.org",
+];
+
+/// The graph without times and ids: nodes with their verdicts, relations with their state and
+/// number of sightings, virtual-host attempts.
+fn graph(dir: &Path) -> BTreeSet<String> {
+    let out = wellknown_in(dir, &["graph", "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    jsonl(&out.stdout)
+        .into_iter()
+        .filter_map(|l| match l["type"].as_str() {
+            Some("node") => Some(format!(
+                "node {} {} in_scope={} verdict={}/{} doc={}/{}",
+                l["kind"],
+                l["value"],
+                l["in_scope"],
+                l["verification"]["status"],
+                l["verification"]["http_status"],
+                l["document"]["status"],
+                l["document"]["failure"]
+            )),
+            Some("relation") => Some(format!(
+                "relation {} -{}-> {} {} state={} evidence={}",
+                l["source"]["value"],
+                l["relation"],
+                l["target"]["kind"],
+                l["target"]["value"],
+                l["state"],
+                l["evidence"].as_array().map_or(0, Vec::len)
+            )),
+            Some("vhost") => Some(format!("vhost {} {} {}", l["host"], l["address"], l["answers"])),
+            _ => None,
+        })
+        .collect()
+}
+
+fn done_units(db: &Path) -> usize {
+    let Ok(mut store) = SqliteStore::open_existing(db) else { return 0 };
+    store.units(1).map(|u| u.iter().filter(|u| u.state == UnitState::Done).count()).unwrap_or(0)
+}
+
+#[test]
+fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
+    // Uninterrupted.
+    let whole = own_server(&fixture_sites());
+    let dir_whole = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = scan_in(dir_whole.path(), &whole, &ARGS);
+    assert!(code <= 1, "{stderr}");
+    let expected = graph(dir_whole.path());
+    assert!(expected.iter().any(|l| l.contains("robots_sitemap")), "{expected:#?}");
+
+    // Killed after two units, while the third is in flight.
+    let server = own_server(&fixture_sites());
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("wellknown.db");
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(routing_args_for(&server));
+    args.extend(ARGS.iter().map(|s| s.to_string()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir.path())
+        .env_remove("WELLKNOWN_DB")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while done_units(&db) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the scan never finished two units");
+        assert!(child.try_wait().unwrap().is_none(), "the scan ended before it could be killed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let mut store = SqliteStore::open_existing(&db).unwrap();
+    let interrupted = store.last_unfinished_scan().unwrap().expect("the killed scan is unfinished");
+    let units = store.units(interrupted.id).unwrap();
+    let done: Vec<&str> = units.iter().filter(|u| u.state == UnitState::Done).map(|u| u.value.as_str()).collect();
+    assert!(done.contains(&"https://verify.test") && done.contains(&"https://feedback.test"), "{done:?}");
+    assert!(units.iter().any(|u| u.value == "https://history.test" && u.state == UnitState::Pending), "{units:?}");
+    drop(store);
+    let before_resume = requests_to(&server, "verify.test").len();
+
+    // Resumed.
+    let mut resume: Vec<String> = vec!["scan".into(), "--resume".into()];
+    resume.extend(routing_args_for(&server));
+    resume.extend(["--rate", "0", "--concurrency", "1", "--timeout", "2"].map(String::from));
+    let refs: Vec<&str> = resume.iter().map(String::as_str).collect();
+    let out = wellknown_in(dir.path(), &refs);
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    let records = jsonl(&out.stdout);
+    let resumed_units: Vec<&Value> = records.iter().filter(|r| r["type"] == "origin").collect();
+    assert!(
+        !resumed_units.iter().any(|o| o["origin"] == "https://verify.test" || o["origin"] == "https://feedback.test"),
+        "finished origins are not scanned again: {resumed_units:?}"
+    );
+    assert!(resumed_units.iter().any(|o| o["origin"] == "https://history.test"));
+    let robots_gets =
+        |host: &str| requests_to(&server, host).iter().filter(|(m, p)| m == "GET" && p == "/robots.txt").count();
+    assert_eq!(robots_gets("verify.test"), 1, "verify.test's robots.txt was fetched once, before the kill");
+    assert_eq!(robots_gets("feedback.test"), 1);
+    assert_eq!(robots_gets("history.test"), 1);
+    assert_eq!(requests_to(&server, "verify.test").len(), before_resume, "nothing of verify.test again");
+    let mut store = SqliteStore::open_existing(&db).unwrap();
+    assert_eq!(store.last_unfinished_scan().unwrap(), None, "the resumed scan is finished");
+    assert_eq!(store.scans().unwrap().len(), 1, "resumed in place, not a new scan");
+    drop(store);
+
+    let got = graph(dir.path());
+    let missing: Vec<&String> = expected.difference(&got).collect();
+    let extra: Vec<&String> = got.difference(&expected).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nextra {extra:#?}");
+
+    // Nothing left to resume.
+    let out = wellknown_in(dir.path(), &["scan", "--resume", "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to resume"));
+}
