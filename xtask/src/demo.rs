@@ -12,6 +12,7 @@ use anyhow::Context;
 
 use crate::{cargo, workspace_root};
 
+/// `cargo xtask demo [--release] [-- SCAN-ARGS...]`: serves the fixture sites, scans them, prints a summary.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let release = args.iter().any(|a| a == "--release");
     let extra: Vec<String> = args.iter().skip_while(|a| *a != "--").skip(1).cloned().collect();

@@ -26,6 +26,7 @@ pub struct Code {
     pub meaning: String,
 }
 
+/// `cargo xtask diagnostics [--check]`: writes [`PAGE`], or with `--check` fails when it is out of date.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let root = workspace_root();
     let page = render(&collect(&root)?, |dir| root.join(format!("docs/plugins/{dir}.md")).exists());

@@ -24,6 +24,7 @@ use crate::{cargo, workspace_root};
 /// Files copied from the repository root into the archive.
 const ROOT_FILES: [&str; 3] = ["README.md", "LICENSE-MIT", "LICENSE-APACHE"];
 
+/// `cargo xtask dist [--target TRIPLE]`: builds, generates, packs and prints the archive path and checksum.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let mut target: Option<String> = None;
     let mut it = args.iter();

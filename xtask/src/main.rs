@@ -13,6 +13,8 @@ mod archive;
 mod demo;
 mod diagnostics;
 mod dist;
+#[cfg(test)]
+mod docs_tests;
 mod iana;
 mod new_plugin;
 mod registry;

@@ -94,6 +94,7 @@ pub struct Scaffolded {
     pub warnings: Vec<String>,
 }
 
+/// `cargo xtask new-plugin <suffix> [--force]`: scaffolds in this workspace and prints what changed.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let force = args.iter().any(|a| a == "--force");
     let rest: Vec<&String> = args.iter().filter(|a| *a != "--force").collect();

@@ -82,6 +82,7 @@ pub fn parse_plugins_json(text: &str) -> anyhow::Result<Vec<Claim>> {
     Ok(out)
 }
 
+/// `cargo xtask registry`: prints the comparison; fails when [`Comparison::problems`] is not empty.
 pub fn run(_args: &[String]) -> anyhow::Result<()> {
     cargo(&["build", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
     let root = workspace_root();

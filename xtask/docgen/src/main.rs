@@ -1,5 +1,5 @@
 //! `xtask-docgen OUT_DIR`: writes the `wellknown` man pages and shell completions under OUT_DIR
-//! (see [`xtask_docgen::generate`]) and prints the files written, one per line.
+//! (see [`xtask_docgen::generate`]) and lists the files written on standard error.
 
 fn main() {
     let Some(out) = std::env::args_os().nth(1) else {
@@ -9,7 +9,7 @@ fn main() {
     match xtask_docgen::generate(wellknown::args::command(), std::path::Path::new(&out)) {
         Ok(files) => {
             for f in files {
-                println!("{}", f.display());
+                eprintln!("{}", f.display());
             }
         }
         Err(e) => {

@@ -1,0 +1,239 @@
+//! `cargo xtask bench-scan [--origins N] [--concurrency N] [--seconds S]`: the scan benchmark of
+//! docs/benchmarks/scan.md.
+//!
+//! 1. Builds the release binaries (`wellknown`, `fixture-server`).
+//! 2. Lays out N fixture origins (`oNNNN.bench.test`, default 2,000) in `target/bench-scan/sites`,
+//!    each a symlink to one of the real-world fixture sites, so every origin has real documents.
+//! 3. Serves them with `fixture-server` (plain HTTP on loopback; it answers for any Host).
+//! 4. Scans `http://oNNNN.bench.test` with every plugin, verification and depth 1 on, the store on
+//!    (`target/bench-scan/wellknown.db`), politeness relaxed for loopback (`--rate 0`), and samples
+//!    the scan's peak resident memory (VmHWM) while it runs.
+//! 5. Replays the same requests (methods, hosts, paths, taken from the scan's records) against the
+//!    same fixture server with `wrk` (installed with apt-get when missing): the ceiling.
+//! 6. Prints origins/s, requests/s, the ratio to the ceiling and the peak RSS.
+//!
+//! Not part of `cargo test`: it takes a minute and needs `wrk`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::{cargo, workspace_root};
+
+struct Options {
+    origins: usize,
+    concurrency: usize,
+    seconds: u32,
+}
+
+fn options(args: &[String]) -> anyhow::Result<Options> {
+    let mut o = Options { origins: 2000, concurrency: 64, seconds: 10 };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--origins" => o.origins = value()?.parse()?,
+            "--concurrency" => o.concurrency = value()?.parse()?,
+            "--seconds" => o.seconds = value()?.parse()?,
+            other => bail!("bench-scan: unknown argument {other:?} (--origins N, --concurrency N, --seconds S)"),
+        }
+    }
+    Ok(o)
+}
+
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let opts = options(args)?;
+    ensure_wrk()?;
+    cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
+    let root = workspace_root();
+    let bin = root.join("target").join("release");
+    let work = root.join("target").join("bench-scan");
+    let sites = lay_out(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins)?;
+
+    let mut server = Command::new(bin.join("fixture-server"))
+        .arg("--root")
+        .arg(&sites)
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting fixture-server")?;
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
+    let port: u16 = first
+        .split_whitespace()
+        .find_map(|p| p.strip_prefix("http="))
+        .and_then(|a| a.rsplit_once(':'))
+        .and_then(|(_, p)| p.parse().ok())
+        .with_context(|| format!("fixture-server said {first:?}"))?;
+    let result = measure(&bin, &work, port, &opts);
+    let _ = server.kill();
+    let _ = server.wait();
+    result
+}
+
+fn ensure_wrk() -> anyhow::Result<()> {
+    if Command::new("wrk").arg("--version").output().is_ok() {
+        return Ok(());
+    }
+    eprintln!("xtask: installing wrk (apt-get)");
+    let ok = Command::new("apt-get").args(["install", "-y", "-qq", "wrk"]).status()?.success()
+        || (Command::new("apt-get").args(["update", "-qq"]).status()?.success()
+            && Command::new("apt-get").args(["install", "-y", "-qq", "wrk"]).status()?.success());
+    anyhow::ensure!(ok, "could not install wrk; install it and run again");
+    Ok(())
+}
+
+/// `work/sites/oNNNN.bench.test` -> a real-world fixture site, round robin. Returns `work/sites`.
+fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
+    let mut real: Vec<PathBuf> = std::fs::read_dir(fixtures)?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            // Real hosts only: the synthetic ones stall, loop or are oversized on purpose.
+            !(name.ends_with(".test") || name.ends_with(".example") || name.ends_with(".invalid"))
+                && name.parse::<std::net::IpAddr>().is_err()
+        })
+        .collect();
+    real.sort();
+    anyhow::ensure!(!real.is_empty(), "no real-world fixture sites under {}", fixtures.display());
+    let sites = work.join("sites");
+    if sites.exists() {
+        std::fs::remove_dir_all(&sites)?;
+    }
+    std::fs::create_dir_all(&sites)?;
+    let mut list = String::new();
+    for i in 0..n {
+        let host = format!("o{i:04}.bench.test");
+        std::os::unix::fs::symlink(&real[i % real.len()], sites.join(&host))?;
+        list.push_str(&format!("http://{host}\n"));
+    }
+    std::fs::write(work.join("targets.txt"), list)?;
+    eprintln!("xtask: {n} origins over {} real-world fixture sites", real.len());
+    Ok(sites)
+}
+
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result<()> {
+    let db = work.join("wellknown.db");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let output = work.join("scan.jsonl");
+    let started = Instant::now();
+    let mut child = Command::new(bin.join("wellknown"))
+        .arg("scan")
+        .arg("--list")
+        .arg(work.join("targets.txt"))
+        .args(["--allow-private", "--quiet", "--rate", "0", "--per-host", "4"])
+        .args(["--concurrency", &opts.concurrency.to_string()])
+        .arg("--connect-to")
+        .arg(format!(":80:127.0.0.1:{port}"))
+        .arg("--db")
+        .arg(&db)
+        .arg("--output")
+        .arg(&output)
+        .stdin(Stdio::null())
+        .spawn()
+        .context("running wellknown scan")?;
+    let pid = child.id();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kib) = peak_rss_kib(pid) {
+            peak = peak.max(kib);
+        }
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+    anyhow::ensure!(status.code().is_some_and(|c| c <= 1), "wellknown scan failed ({status})");
+
+    let text = std::fs::read_to_string(&output)?;
+    let mut requests: Vec<(String, String, String)> = Vec::new();
+    let (mut documents, mut verified, mut units) = (0usize, 0usize, 0usize);
+    let mut summary = serde_json::Value::Null;
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let mut push = |method: &str, url: &str| {
+            if let Ok(u) = url::Url::parse(url)
+                && u.scheme() == "http"
+            {
+                let path = &u[url::Position::BeforePath..url::Position::AfterQuery];
+                requests.push((method.to_string(), u.host_str().unwrap_or_default().to_string(), path.to_string()));
+            }
+        };
+        match v["type"].as_str() {
+            Some("document") if v["failure"]["class"] != "out_of_scope" => {
+                documents += 1;
+                push("GET", v["requested_url"].as_str().unwrap_or_default());
+                for hop in v["redirect_chain"].as_array().into_iter().flatten().skip(1) {
+                    push("GET", hop["url"].as_str().unwrap_or_default());
+                }
+            }
+            Some("verification") if v["source"] == "request" => {
+                verified += 1;
+                let value = v["value"].as_str().unwrap_or_default();
+                if v["method"] == "GET" {
+                    push("HEAD", value);
+                }
+                push(v["method"].as_str().unwrap_or("HEAD"), value);
+            }
+            Some("origin") => units += 1,
+            Some("summary") => summary = v,
+            _ => {}
+        }
+    }
+    anyhow::ensure!(!requests.is_empty(), "the scan made no request");
+    let scan_rps = requests.len() as f64 / elapsed;
+
+    // The ceiling: the same requests replayed by wrk.
+    let script = work.join("replay.lua");
+    let mut lua = std::fs::File::create(&script)?;
+    writeln!(lua, "local reqs = {{")?;
+    for (m, h, p) in &requests {
+        writeln!(lua, "  {{{:?}, {:?}, {:?}}},", m, h, p)?;
+    }
+    writeln!(
+        lua,
+        "}}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #reqs then i = 1 end\n  local r = reqs[i]\n  return wrk.format(r[1], r[3], {{[\"Host\"] = r[2]}})\nend"
+    )?;
+    drop(lua);
+    let wrk = Command::new("wrk")
+        .args(["-t", "2", "-c", &opts.concurrency.to_string(), "-d", &format!("{}s", opts.seconds)])
+        .arg("-s")
+        .arg(&script)
+        .arg(format!("http://127.0.0.1:{port}/"))
+        .output()
+        .context("running wrk")?;
+    let wrk_out = String::from_utf8_lossy(&wrk.stdout);
+    let ceiling: f64 = wrk_out
+        .lines()
+        .find_map(|l| l.strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse().ok())
+        .with_context(|| format!("wrk said:\n{wrk_out}{}", String::from_utf8_lossy(&wrk.stderr)))?;
+
+    let origins = opts.origins as f64;
+    println!("bench-scan: {} origins, concurrency {}, all plugins, verification on, depth 1, store on", opts.origins, opts.concurrency);
+    println!("  scan: {elapsed:.2} s wall, {:.0} origins/s, {units} units", origins / elapsed);
+    println!(
+        "  requests: {} ({documents} documents, {verified} verifications) = {scan_rps:.0} requests/s",
+        requests.len()
+    );
+    println!("  ceiling (wrk -t2 -c{} -d{}s replaying the same requests): {ceiling:.0} requests/s", opts.concurrency, opts.seconds);
+    println!("  scan / ceiling: {:.0} %", 100.0 * scan_rps / ceiling);
+    println!("  peak RSS of the scan: {:.1} MiB", peak as f64 / 1024.0);
+    println!("  summary: {summary}");
+    let db_size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    println!("  store: {} ({:.1} MiB)", db.display(), db_size as f64 / 1_048_576.0);
+    print!("{wrk_out}");
+    Ok(())
+}
