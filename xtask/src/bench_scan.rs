@@ -116,9 +116,24 @@ fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
     Ok(sites)
 }
 
+/// `http://host[:port]/path?query#fragment` -> (host, `/path?query`); None for other schemes.
+fn split_http(url: &str) -> Option<(String, String)> {
+    let rest = url.strip_prefix("http://")?;
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
+    let path = path.split('#').next().unwrap_or("/");
+    Some((host.to_string(), path.to_string()))
+}
+
 fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result<()> {
@@ -164,11 +179,8 @@ fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
         let mut push = |method: &str, url: &str| {
-            if let Ok(u) = url::Url::parse(url)
-                && u.scheme() == "http"
-            {
-                let path = &u[url::Position::BeforePath..url::Position::AfterQuery];
-                requests.push((method.to_string(), u.host_str().unwrap_or_default().to_string(), path.to_string()));
+            if let Some((host, path)) = split_http(url) {
+                requests.push((method.to_string(), host, path));
             }
         };
         match v["type"].as_str() {
@@ -222,13 +234,19 @@ fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result
         .with_context(|| format!("wrk said:\n{wrk_out}{}", String::from_utf8_lossy(&wrk.stderr)))?;
 
     let origins = opts.origins as f64;
-    println!("bench-scan: {} origins, concurrency {}, all plugins, verification on, depth 1, store on", opts.origins, opts.concurrency);
+    println!(
+        "bench-scan: {} origins, concurrency {}, all plugins, verification on, depth 1, store on",
+        opts.origins, opts.concurrency
+    );
     println!("  scan: {elapsed:.2} s wall, {:.0} origins/s, {units} units", origins / elapsed);
     println!(
         "  requests: {} ({documents} documents, {verified} verifications) = {scan_rps:.0} requests/s",
         requests.len()
     );
-    println!("  ceiling (wrk -t2 -c{} -d{}s replaying the same requests): {ceiling:.0} requests/s", opts.concurrency, opts.seconds);
+    println!(
+        "  ceiling (wrk -t2 -c{} -d{}s replaying the same requests): {ceiling:.0} requests/s",
+        opts.concurrency, opts.seconds
+    );
     println!("  scan / ceiling: {:.0} %", 100.0 * scan_rps / ceiling);
     println!("  peak RSS of the scan: {:.1} MiB", peak as f64 / 1024.0);
     println!("  summary: {summary}");

@@ -10,6 +10,7 @@
 //! * `diagnostics [--check]` — regenerate (or check) `docs/diagnostics.md` from the code constants.
 
 mod archive;
+mod bench_scan;
 mod demo;
 mod diagnostics;
 mod dist;
@@ -25,6 +26,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo::run(&args[1..]),
+        Some("bench-scan") => bench_scan::run(&args[1..]),
         Some("ci") => ci(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
         Some("new-plugin") => new_plugin::run(&args[1..]),
