@@ -61,6 +61,8 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         .arg(&ca)
         .arg("--output")
         .arg(&output)
+        .arg("--db")
+        .arg(out_dir.join("wellknown.db"))
         .args(&extra)
         .status()
         .context("running wellknown scan")?;
