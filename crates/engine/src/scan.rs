@@ -97,7 +97,7 @@ struct Shared {
     wake: Notify,
     /// Outcomes of document fetches by requested URL: a candidate URL fetched as a document needs
     /// no verification request.
-    fetched: Mutex<HashMap<String, wellknown_core::FetchMeta>>,
+    fetched: Mutex<HashMap<String, verify::Fetched>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -471,8 +471,8 @@ impl Engine {
                 records[i] = Some(unrequested(VerifyStatus::OutOfScope));
                 continue;
             }
-            if let Some(meta) = lock(&shared.fetched).get(value) {
-                records[i] = Some(verify::from_document(*kind, value, &run.label, meta));
+            if let Some(f) = lock(&shared.fetched).get(value) {
+                records[i] = Some(verify::from_document(*kind, value, &run.label, f));
                 continue;
             }
             if requests >= self.config.max_verifications_per_unit {
@@ -582,7 +582,7 @@ impl Engine {
             }
         }
         if self.config.verify && meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)) {
-            lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| meta.clone());
+            lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| verify::Fetched::new(meta));
         }
         let report = doc.report.as_ref();
         let doc_url = meta.url.to_string();

@@ -170,20 +170,36 @@ pub(crate) fn unrequested(
     }
 }
 
+/// What a document fetch of a URL found, kept for the URL's verification (small: one per document).
+#[derive(Debug, Clone)]
+pub(crate) struct Fetched {
+    status: VerifyStatus,
+    http_status: Option<u16>,
+    target: Option<String>,
+    failure: Option<wellknown_core::FetchFailure>,
+    at: Timestamp,
+}
+
+impl Fetched {
+    pub(crate) fn new(meta: &FetchMeta) -> Fetched {
+        let (status, target) = classify(meta);
+        Fetched { status, http_status: meta.status, target, failure: meta.failure.clone(), at: meta.fetched_at }
+    }
+}
+
 /// The verdict of a document fetch of the same URL made earlier in this scan.
-pub(crate) fn from_document(kind: CandidateKind, value: &str, unit: &str, meta: &FetchMeta) -> VerificationRecord {
-    let (status, target) = classify(meta);
+pub(crate) fn from_document(kind: CandidateKind, value: &str, unit: &str, f: &Fetched) -> VerificationRecord {
     VerificationRecord {
         kind,
         value: value.to_string(),
         origin: unit.to_string(),
-        status,
-        http_status: meta.status,
-        target,
+        status: f.status,
+        http_status: f.http_status,
+        target: f.target.clone(),
         method: Some(Method::Get),
-        failure: meta.failure.clone(),
+        failure: f.failure.clone(),
         source: "document",
-        verified_at: meta.fetched_at,
+        verified_at: f.at,
     }
 }
 
