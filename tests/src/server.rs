@@ -281,7 +281,11 @@ impl Site {
                 .body(Full::new(Bytes::from(body)))
                 .unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "bad sidecar"));
         }
-        plain(StatusCode::NOT_FOUND, "not found")
+        let mut resp = plain(StatusCode::NOT_FOUND, "not found");
+        if head {
+            *resp.body_mut() = Full::new(Bytes::new());
+        }
+        resp
     }
 }
 

@@ -25,7 +25,10 @@ fn aasa_legacy_location_is_the_fallback() {
     assert!(codes(&records, legacy).contains(&"legacy_location".to_string()));
     assert_eq!(candidates(&records, "app", None), ["apple:ABCDE12345.example.legacy.app"]);
     // A literal path becomes a URL to crawl; wildcard patterns stay paths.
-    assert!(candidates(&records, "url", Some("aasa_path")).contains(&"https://aasa-legacy.example/account/settings".to_string()));
+    assert!(
+        candidates(&records, "url", Some("aasa_path"))
+            .contains(&"https://aasa-legacy.example/account/settings".to_string())
+    );
     assert!(candidates(&records, "path", None).contains(&"/open/*".to_string()));
 }
 
@@ -63,7 +66,10 @@ fn redirects_are_diagnosed_but_the_documents_still_read() {
 fn html_soft_404_is_not_a_statement_list() {
     let (_, records, _) =
         scan(&["--probe", "assetlinks", "--probe", "apple-app-site-association", "https://spa.example"]);
-    for url in ["https://spa.example/.well-known/assetlinks.json", "https://spa.example/.well-known/apple-app-site-association"] {
+    for url in [
+        "https://spa.example/.well-known/assetlinks.json",
+        "https://spa.example/.well-known/apple-app-site-association",
+    ] {
         let doc = document(&records, url).expect("document");
         assert_eq!(doc["status"], 200);
         assert_eq!(doc["valid"], false, "{url}");

@@ -32,14 +32,20 @@ fn issuer_with_path_is_found_on_both_constructions() {
     assert_eq!(oidc["status"], 200);
     assert_eq!(oidc["probe"], "openid-configuration");
     // RFC 8414: inserted between host and path.
-    let oauth = document(&records, "https://tenant-idp.example/.well-known/oauth-authorization-server/tenant1").expect("8414");
+    let oauth =
+        document(&records, "https://tenant-idp.example/.well-known/oauth-authorization-server/tenant1").expect("8414");
     assert_eq!(oauth["status"], 200);
     assert_eq!(oauth["probe"], "oauth-authorization-server");
     // The origin-level documents (issuer = origin) were looked for too, and are absent.
-    assert_eq!(document(&records, "https://tenant-idp.example/.well-known/openid-configuration").unwrap()["status"], 404);
+    assert_eq!(
+        document(&records, "https://tenant-idp.example/.well-known/openid-configuration").unwrap()["status"],
+        404
+    );
     // Endpoints on other hosts go back to the inventory.
     let hosts = candidates(&records, "host", Some("endpoint_host"));
-    for h in ["tokens.tenant-idp.example", "graph.tenant-idp.example", "keys.tenant-idp.example", "mtls.tenant-idp.example"] {
+    for h in
+        ["tokens.tenant-idp.example", "graph.tenant-idp.example", "keys.tenant-idp.example", "mtls.tenant-idp.example"]
+    {
         assert!(hosts.contains(&h.to_string()), "missing {h} in {hosts:?}");
     }
     let issuers = candidates(&records, "issuer", None);
@@ -67,7 +73,8 @@ fn rfc8414_style_location_is_tried_when_the_oidc_location_is_404() {
 
 #[test]
 fn leaked_private_key_in_jwks_is_an_error() {
-    let (code, records, stderr) = scan(&["--probe", "openid-configuration", "--probe", "jwks", "https://leaky-idp.example"]);
+    let (code, records, stderr) =
+        scan(&["--probe", "openid-configuration", "--probe", "jwks", "https://leaky-idp.example"]);
     assert_eq!(code, 0, "{stderr}");
     let jwks = document(&records, "https://leaky-idp.example/oauth2/jwks.json").expect("jwks follow-up");
     assert_eq!(jwks["role"], "jwks_uri");

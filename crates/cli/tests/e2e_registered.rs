@@ -6,8 +6,16 @@ use common::scan;
 
 #[test]
 fn all_registered_records_which_suffixes_exist() {
-    let (code, records, stderr) =
-        scan(&["--probe", "robots", "--all-registered", "--rate", "1000", "--per-host", "8", "https://registered.test"]);
+    let (code, records, stderr) = scan(&[
+        "--probe",
+        "robots",
+        "--all-registered",
+        "--rate",
+        "1000",
+        "--per-host",
+        "8",
+        "https://registered.test",
+    ]);
     assert_eq!(code, 0, "{stderr}");
     let inventory: Vec<&serde_json::Value> =
         records.iter().filter(|r| r["type"] == "document" && r["probe"] == "well-known").collect();

@@ -29,8 +29,13 @@ fn canonical_location_yields_contacts_and_policy_urls() {
     assert!(urls.contains(&"https://security.wikimedia.org/hall-of-fame/".to_string()), "{urls:?}");
     // The legacy location is not requested when the canonical one answered 200.
     assert!(document(&records, "https://en.wikipedia.org/security.txt").is_none());
-    let policy_host = records.iter().find(|r| r["type"] == "candidate" && r["kind"] == "host" && r["value"] == "www.mediawiki.org");
-    assert_eq!(policy_host.expect("host candidate")["in_scope"], false, "mediawiki.org is outside wikipedia.org's scope");
+    let policy_host =
+        records.iter().find(|r| r["type"] == "candidate" && r["kind"] == "host" && r["value"] == "www.mediawiki.org");
+    assert_eq!(
+        policy_host.expect("host candidate")["in_scope"],
+        false,
+        "mediawiki.org is outside wikipedia.org's scope"
+    );
 }
 
 #[test]
@@ -62,7 +67,9 @@ fn redirect_is_followed_and_canonical_checked_against_the_final_url() {
     let doc = document(&records, "https://sec-redirect.test/.well-known/security.txt").expect("document");
     assert_eq!(doc["url"], "https://sec-redirect.test/policies/security.txt");
     assert_eq!(doc["redirect_chain"][0]["status"], 301);
-    assert!(codes(&records, "https://sec-redirect.test/policies/security.txt").contains(&"canonical_mismatch".to_string()));
+    assert!(
+        codes(&records, "https://sec-redirect.test/policies/security.txt").contains(&"canonical_mismatch".to_string())
+    );
     assert_eq!(candidates(&records, "contact", None), ["mailto:security@sec-redirect.test"]);
 }
 
