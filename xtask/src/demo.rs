@@ -69,7 +69,8 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let _ = server.kill();
     let _ = server.wait();
     summarize(&output)?;
-    eprintln!("xtask: records in {} (exit status {status})", output.display());
+    let code = status.code().map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
+    eprintln!("xtask: records in {} (wellknown exit code {code})", output.display());
     anyhow::ensure!(status.code().is_some_and(|c| c <= 1), "wellknown scan failed ({status})");
     Ok(())
 }
