@@ -1,7 +1,15 @@
-//! Throughput of the sitemap parser (`parse_sitemap`, building the full report; `visit_sitemap`, the
-//! streaming pass with a visitor that keeps nothing) against a bare quick-xml event pass over the same bytes (the floor
+//! Throughput of the sitemap parser against a bare quick-xml event pass over the same bytes (the floor
 //! of a streaming design): the largest real sitemaps of the fixtures, and a generated 50 MB /
-//! 50,000-URL file, plain and gzipped. Report: `docs/benchmarks/sitemap.md`.
+//! 50,000-URL file, plain and gzipped. Rows:
+//!
+//! * `parse_sitemap`: the full report built in memory (`wellknown_core::Report`, what the engine gets);
+//! * `write_report_streaming`: the full report written as JSON while parsing (what `wellknown parse
+//!   sitemap` prints), into a sink;
+//! * `visit_sitemap`: the streaming pass with a visitor that keeps nothing;
+//! * `url_parse_only`: `Url::parse` of every URL the file declares (what the fast path avoids);
+//! * `bare_quick_xml`: read every event, count start tags.
+//!
+//! Report: `docs/benchmarks/sitemap.md`.
 //!
 //! `cargo bench -p wellknown-sitemap`
 
@@ -20,14 +28,14 @@ use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
 
 use wellknown_core::Diagnostic;
-use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap};
+use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap, write_report_streaming};
 
 /// The streaming pass alone: every URL validated and located, nothing kept, diagnostics not built.
 #[derive(Default)]
 struct Count(usize);
 
 impl Visitor for Count {
-    fn found(&mut self, _found: Found) -> ControlFlow<()> {
+    fn found(&mut self, _found: Found<'_>) -> ControlFlow<()> {
         self.0 += 1;
         ControlFlow::Continue(())
     }
@@ -37,6 +45,10 @@ impl Visitor for Count {
     fn wants(&mut self, _code: &str) -> bool {
         false
     }
+}
+
+fn stream(body: &[u8], m: &FetchMeta) -> bool {
+    write_report_streaming(body, m, &Limits::default(), std::io::sink()).unwrap_or(false)
 }
 
 fn visit(body: &[u8], m: &FetchMeta) -> usize {
@@ -114,6 +126,9 @@ fn real(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("parse_sitemap", name), &body, |b, body| {
             b.iter(|| parse_sitemap(black_box(body), &m, &Limits::default()))
         });
+        g.bench_with_input(BenchmarkId::new("write_report_streaming", name), &body, |b, body| {
+            b.iter(|| stream(black_box(body), &m))
+        });
         g.bench_with_input(BenchmarkId::new("visit_sitemap", name), &body, |b, body| {
             b.iter(|| visit(black_box(body), &m))
         });
@@ -138,9 +153,11 @@ fn generated(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(20));
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.bench_function("parse_sitemap/plain", |b| b.iter(|| parse_sitemap(black_box(&plain), &m, &Limits::default())));
+    g.bench_function("write_report_streaming/plain", |b| b.iter(|| stream(black_box(&plain), &m)));
     g.bench_function("visit_sitemap/plain", |b| b.iter(|| visit(black_box(&plain), &m)));
     g.bench_function("bare_quick_xml/plain", |b| b.iter(|| bare_slice(black_box(&plain))));
     g.bench_function("parse_sitemap/gzip", |b| b.iter(|| parse_sitemap(black_box(&gz), &m, &Limits::default())));
+    g.bench_function("write_report_streaming/gzip", |b| b.iter(|| stream(black_box(&gz), &m)));
     g.bench_function("visit_sitemap/gzip", |b| b.iter(|| visit(black_box(&gz), &m)));
     g.bench_function("bare_quick_xml/gzip", |b| b.iter(|| bare_gzip(black_box(&gz))));
     g.finish();

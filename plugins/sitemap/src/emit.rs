@@ -7,10 +7,11 @@ use url::Url;
 use wellknown_core::{Diagnostic, FetchMeta, Locator};
 
 use crate::codes;
+use crate::fast_url;
 use crate::limits::Limits;
 use crate::location::LocationRule;
-use crate::model::{Found, Relation, Visitor};
-use crate::values::{LocError, check_url};
+use crate::model::{Found, Hints, Place, Relation, Visitor};
+use crate::values::{LocError, check_url, trim};
 
 /// sitemaps.org: "[loc] must be less than 2,048 characters".
 const LONG_LOC_CHARS: usize = 2048;
@@ -61,23 +62,31 @@ impl<'v, V: Visitor> Emitter<'v, V> {
         }
     }
 
-    pub(crate) fn error(&mut self, code: &str, message: impl Into<String>, locator: Option<Locator>) {
+    pub(crate) fn error(&mut self, code: &'static str, message: impl Into<String>, locator: Option<Locator>) {
         if self.visitor.wants(code) {
             self.visitor.diagnostic(Diagnostic::error(code, message, locator));
         }
     }
 
-    pub(crate) fn warn(&mut self, code: &str, message: impl Into<String>, locator: Option<Locator>) {
+    pub(crate) fn warn(&mut self, code: &'static str, message: impl Into<String>, locator: Option<Locator>) {
         if self.visitor.wants(code) {
             self.visitor.diagnostic(Diagnostic::warning(code, message, locator));
         }
     }
 
     /// An error whose message and locator are built only if the visitor wants it.
-    pub(crate) fn error_with(&mut self, code: &str, build: impl FnOnce() -> (String, Option<Locator>)) {
+    pub(crate) fn error_with(&mut self, code: &'static str, build: impl FnOnce() -> (String, Option<Locator>)) {
         if self.visitor.wants(code) {
             let (message, locator) = build();
             self.visitor.diagnostic(Diagnostic::error(code, message, locator));
+        }
+    }
+
+    /// A warning whose message and locator are built only if the visitor wants it.
+    pub(crate) fn warn_with(&mut self, code: &'static str, build: impl FnOnce() -> (String, Option<Locator>)) {
+        if self.visitor.wants(code) {
+            let (message, locator) = build();
+            self.visitor.diagnostic(Diagnostic::warning(code, message, locator));
         }
     }
 
@@ -114,15 +123,18 @@ impl<'v, V: Visitor> Emitter<'v, V> {
     /// Validates a declared value (`text`, not yet trimmed) and reports it. `undefined` is the first
     /// undefined entity inside it, `overflow` says it was cut at the value cap. `base` resolves relative
     /// references (Atom only).
+    ///
+    /// A value already in the form the `url` crate serialises is taken as it is
+    /// ([`fast_url::canonical`]); anything else goes through `Url::parse`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn value(
         &mut self,
         relation: Relation,
         text: &str,
-        locator: Locator,
+        place: Place<'_>,
         undefined: Option<&str>,
         overflow: bool,
-        hints: Vec<(&'static str, String)>,
+        hints: Hints<'_>,
         base: Option<&Url>,
     ) {
         if self.stop {
@@ -132,57 +144,69 @@ impl<'v, V: Visitor> Emitter<'v, V> {
             self.error_with(codes::UNDEFINED_ENTITY, || {
                 let msg =
                     format!("entity &{name}; is not defined (no DTD is read); the value {} is dropped", shown(text));
-                (msg, Some(locator))
+                (msg, Some(place.to_locator()))
             });
             return;
         }
         if overflow {
             let max = self.limits.max_value_bytes;
-            self.error_with(codes::INVALID_LOC, || (format!("value longer than {max} bytes dropped"), Some(locator)));
+            self.error_with(codes::INVALID_LOC, || {
+                (format!("value longer than {max} bytes dropped"), Some(place.to_locator()))
+            });
             return;
         }
-        let url = match check_url(text, base) {
-            Ok(u) => u,
-            Err(e) => {
-                let code = match &e {
-                    LocError::Empty => codes::MISSING_LOC,
-                    LocError::Relative => codes::RELATIVE_LOC,
-                    LocError::Scheme(_) => codes::UNSUPPORTED_SCHEME,
-                    LocError::Invalid => codes::INVALID_LOC,
-                };
-                self.error_with(code, || {
-                    let msg = match e {
-                        LocError::Empty => "empty URL".to_string(),
-                        LocError::Relative => format!("{} is relative; sitemaps need absolute URLs", shown(text)),
-                        LocError::Scheme(s) => {
-                            format!("{} uses scheme {s:?}; only http and https URLs are kept", shown(text))
-                        }
-                        LocError::Invalid => format!("{} is not a valid URL", shown(text)),
+        let primary = relation.is_primary();
+        let parsed: Url;
+        let (url, out_of_location) = if let Some(c) = fast_url::canonical(trim(text)) {
+            (c.url, primary && !self.rule.allows_canonical(&c))
+        } else {
+            match check_url(text, base) {
+                Ok(u) => {
+                    parsed = u;
+                    (parsed.as_str(), primary && !self.rule.allows(&parsed))
+                }
+                Err(e) => {
+                    let code = match &e {
+                        LocError::Empty => codes::MISSING_LOC,
+                        LocError::Relative => codes::RELATIVE_LOC,
+                        LocError::Scheme(_) => codes::UNSUPPORTED_SCHEME,
+                        LocError::Invalid => codes::INVALID_LOC,
                     };
-                    (msg, Some(locator))
-                });
-                return;
+                    self.error_with(code, || {
+                        let msg = match e {
+                            LocError::Empty => "empty URL".to_string(),
+                            LocError::Relative => format!("{} is relative; sitemaps need absolute URLs", shown(text)),
+                            LocError::Scheme(s) => {
+                                format!("{} uses scheme {s:?}; only http and https URLs are kept", shown(text))
+                            }
+                            LocError::Invalid => format!("{} is not a valid URL", shown(text)),
+                        };
+                        (msg, Some(place.to_locator()))
+                    });
+                    return;
+                }
             }
         };
-        if relation.is_primary() && url.as_str().len() > LONG_LOC_CHARS {
-            self.warn(codes::LONG_LOC, format!("URL longer than {LONG_LOC_CHARS} characters"), Some(locator.clone()));
+        if primary && url.len() > LONG_LOC_CHARS {
+            self.warn_with(codes::LONG_LOC, || {
+                (format!("URL longer than {LONG_LOC_CHARS} characters"), Some(place.to_locator()))
+            });
         }
-        let out_of_location = relation.is_primary() && !self.rule.allows(&url);
         if out_of_location {
             self.error_with(codes::OUT_OF_LOCATION, || {
                 let msg = format!(
                     "{url} is outside this sitemap's location and no robots.txt of its origin declared this sitemap"
                 );
-                (msg, Some(locator.clone()))
+                (msg, Some(place.to_locator()))
             });
         }
-        self.found(Found { relation, url, locator, hints, out_of_location });
+        self.found(Found { relation, url, place, hints, out_of_location });
     }
 
-    fn found(&mut self, found: Found) {
+    fn found(&mut self, found: Found<'_>) {
         if self.values >= self.limits.hard_cap_values {
             let msg = format!("more than {} URLs in one file; reading stopped", self.limits.hard_cap_values);
-            self.over_limit(msg, Some(found.locator));
+            self.over_limit(msg, Some(found.locator()));
             return;
         }
         self.values += 1;
@@ -191,7 +215,7 @@ impl<'v, V: Visitor> Emitter<'v, V> {
             if self.urls > self.limits.max_urls && !self.too_many_urls {
                 self.too_many_urls = true;
                 let msg = format!("more than {} URLs in one file (sitemaps.org limit)", self.limits.max_urls);
-                let loc = Some(found.locator.clone());
+                let loc = Some(found.locator());
                 self.error(codes::TOO_MANY_URLS, msg, loc);
             }
         }

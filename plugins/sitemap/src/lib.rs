@@ -24,21 +24,24 @@
 
 pub mod codes;
 mod emit;
+pub mod fast_url;
 mod input;
 pub mod limits;
 pub mod location;
 pub mod model;
 pub mod probe;
 pub mod report;
+mod stream;
 mod text;
 pub mod values;
 mod xml;
 
 pub use limits::{Limits, MAX_INDEX_DEPTH, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS};
 pub use location::LocationRule;
-pub use model::{Format, Found, Relation, Summary, Visitor};
+pub use model::{Format, Found, Hints, Place, Relation, Summary, Visitor};
 pub use probe::{CONVENTIONAL_LOCATIONS, PROBE_ID, SUGGESTED_EXTRA_LOCATIONS, SitemapProbe, locations_for};
 pub use report::ReportBuilder;
+pub use stream::write_report_streaming;
 
 use wellknown_core::{FetchMeta, Locator, Report};
 
@@ -51,7 +54,8 @@ use crate::input::{PrepareError, prepare};
 /// child sitemaps, and facts (`format`, `compression`, `encoding`, `uncompressed_bytes`, `entries`,
 /// `urls`, ...). Never panics; work and memory are bounded by `limits`.
 pub fn parse_sitemap(body: &[u8], meta: &FetchMeta, limits: &Limits) -> Report {
-    let mut builder = ReportBuilder::new(PROBE_ID, &meta.url, limits.max_diagnostics_per_code);
+    let expected = report::expected_values(body.len(), limits);
+    let mut builder = ReportBuilder::with_capacity(PROBE_ID, &meta.url, limits.max_diagnostics_per_code, expected);
     let summary = visit_sitemap(body, meta, limits, &mut builder);
     builder.finish(&summary)
 }

@@ -17,6 +17,8 @@
 use url::Url;
 use wellknown_core::{FetchMeta, Origin};
 
+use crate::fast_url::CanonicalUrl;
+
 /// The location rule for one fetched sitemap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocationRule {
@@ -45,6 +47,12 @@ impl Key {
         url.scheme() == self.scheme
             && url.port_or_known_default() == Some(self.port)
             && url.host_str().is_some_and(|h| h.strip_suffix('.').unwrap_or(h) == self.host)
+    }
+
+    /// The same comparison for a URL recognised by the fast path (lower-case ASCII host without a
+    /// trailing dot, effective port): equal strings exactly when the `url` crate's parts are equal.
+    fn matches_canonical(&self, url: &CanonicalUrl<'_>) -> bool {
+        url.port == self.port && url.scheme() == self.scheme && url.host == self.host
     }
 }
 
@@ -82,6 +90,13 @@ impl LocationRule {
         self.bases.iter().any(|(k, dir)| k.matches(url) && url.path().starts_with(dir.as_str()))
             || self.cross_submitted.iter().any(|k| k.matches(url))
     }
+
+    /// [`LocationRule::allows`] for a URL already in canonical form ([`crate::fast_url::canonical`]),
+    /// without parsing it: same scheme, host and effective port, path under the directory.
+    pub fn allows_canonical(&self, url: &CanonicalUrl<'_>) -> bool {
+        self.bases.iter().any(|(k, dir)| k.matches_canonical(url) && url.path.starts_with(dir.as_str()))
+            || self.cross_submitted.iter().any(|k| k.matches_canonical(url))
+    }
 }
 
 #[cfg(test)]
@@ -99,32 +114,41 @@ mod tests {
         Url::parse(s).unwrap()
     }
 
+    /// Both comparisons agree whenever the fast path accepts the URL.
+    fn allows(r: &LocationRule, s: &str) -> bool {
+        let slow = r.allows(&u(s));
+        if let Some(c) = crate::fast_url::canonical(s) {
+            assert_eq!(r.allows_canonical(&c), slow, "{s}");
+        }
+        slow
+    }
+
     #[test]
     fn directory_rule() {
         let r = LocationRule::for_meta(&meta("https://a.example/catalog/sitemap.xml?page=2", &[]));
-        assert!(r.allows(&u("https://a.example/catalog/x")));
-        assert!(r.allows(&u("https://A.EXAMPLE:443/catalog/sub/y?q")));
-        assert!(!r.allows(&u("https://a.example/catalog")));
-        assert!(!r.allows(&u("https://a.example/images/x")));
-        assert!(!r.allows(&u("http://a.example/catalog/x")));
-        assert!(!r.allows(&u("https://a.example:8443/catalog/x")));
-        assert!(!r.allows(&u("https://www.a.example/catalog/x")));
-        assert!(r.allows(&u("https://a.example./catalog/x")));
+        assert!(allows(&r, "https://a.example/catalog/x"));
+        assert!(allows(&r, "https://A.EXAMPLE:443/catalog/sub/y?q"));
+        assert!(!allows(&r, "https://a.example/catalog"));
+        assert!(!allows(&r, "https://a.example/images/x"));
+        assert!(!allows(&r, "http://a.example/catalog/x"));
+        assert!(!allows(&r, "https://a.example:8443/catalog/x"));
+        assert!(!allows(&r, "https://www.a.example/catalog/x"));
+        assert!(allows(&r, "https://a.example./catalog/x"));
         let r = LocationRule::for_meta(&meta("http://[2001:db8::1]:8080/s.xml", &[]));
-        assert!(r.allows(&u("http://[2001:DB8:0::1]:8080/p")));
-        assert!(!r.allows(&u("http://[2001:db8::1]/p")));
+        assert!(allows(&r, "http://[2001:DB8:0::1]:8080/p"));
+        assert!(!allows(&r, "http://[2001:db8::1]/p"));
         assert_eq!(directory(&u("https://a.example/sitemap.xml")), "/");
     }
 
     #[test]
     fn cross_submission_by_robots() {
         let r = LocationRule::for_meta(&meta("https://cdn.example/maps/s.xml", &["https://b.example/robots.txt"]));
-        assert!(r.allows(&u("https://b.example/anything")));
-        assert!(!r.allows(&u("http://b.example/anything")));
-        assert!(!r.allows(&u("https://c.example/")));
+        assert!(allows(&r, "https://b.example/anything"));
+        assert!(!allows(&r, "http://b.example/anything"));
+        assert!(!allows(&r, "https://c.example/"));
         // A sitemap (not a robots.txt) declaring it gives no exception.
         let r = LocationRule::for_meta(&meta("https://cdn.example/s.xml", &["https://b.example/index.xml"]));
-        assert!(!r.allows(&u("https://b.example/x")));
+        assert!(!allows(&r, "https://b.example/x"));
     }
 
     #[test]
@@ -132,8 +156,8 @@ mod tests {
         let mut m = meta("https://cdn.example/bucket/s.xml", &[]);
         m.requested_url = u("https://www.a.example/sitemap.xml");
         let r = LocationRule::for_meta(&m);
-        assert!(r.allows(&u("https://www.a.example/p")));
-        assert!(r.allows(&u("https://cdn.example/bucket/p")));
-        assert!(!r.allows(&u("https://cdn.example/p")));
+        assert!(allows(&r, "https://www.a.example/p"));
+        assert!(allows(&r, "https://cdn.example/bucket/p"));
+        assert!(!allows(&r, "https://cdn.example/p"));
     }
 }

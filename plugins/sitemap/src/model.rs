@@ -3,7 +3,6 @@
 
 use std::ops::ControlFlow;
 
-use url::Url;
 use wellknown_core::{Diagnostic, Locator};
 
 /// The document format, decided from the body (never from headers or the URL suffix).
@@ -80,32 +79,157 @@ impl Relation {
     }
 }
 
-/// One URL the sitemap declares, validated (absolute http(s), normalised by the `url` crate).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Found {
+/// One URL the sitemap declares, validated (absolute http(s)) and normalised: `url` is exactly what
+/// `Url::parse(..).as_str()` gives (computed by a byte-level fast path when the declared text is
+/// already in that form, by the `url` crate otherwise). Borrowed from the parser's buffers: a visitor
+/// copies what it keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found<'a> {
     /// What the URL is.
     pub relation: Relation,
-    /// The URL.
-    pub url: Url,
-    /// Where it is declared: XML path (`/urlset/url[3]/loc`) or text line.
-    pub locator: Locator,
-    /// Hints as declared (`lastmod`, `changefreq`, `priority`, `hreflang`,
-    /// `news_title`, `news_publication_date`), trimmed, never interpreted.
-    pub hints: Vec<(&'static str, String)>,
+    /// The normalised URL.
+    pub url: &'a str,
+    /// Where it is declared (formatted on demand: [`Place::to_locator`]).
+    pub place: Place<'a>,
+    /// Hints as declared (`lastmod`, `changefreq`, `priority`, `hreflang`, `news_title`,
+    /// `news_publication_date`), trimmed, never interpreted; each key at most once.
+    pub hints: Hints<'a>,
     /// True when the URL breaks the location rule (see [`crate::LocationRule`]); only ever set on
     /// primary relations.
     pub out_of_location: bool,
 }
 
+impl Found<'_> {
+    /// The locator (`/urlset/url[3]/loc`, a text line), built now.
+    pub fn locator(&self) -> Locator {
+        self.place.to_locator()
+    }
+}
+
+/// Where a value is declared, kept as parts and formatted only when needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'a> {
+    /// 1-based line of a text sitemap.
+    Line(u32),
+    /// An XML path: the entry's path (`/urlset/url[3]`), then an extension group with its 1-based
+    /// index (`image[2]`), then a leaf element with an optional 1-based index (`loc`, `link[1]`).
+    Xml {
+        /// The entry's path, `/urlset/url[3]`.
+        entry: &'a str,
+        /// Extension group and its index: `("image", 2)` gives `/image[2]`.
+        group: Option<(&'static str, u32)>,
+        /// Leaf element and optional index: `("loc", None)` gives `/loc`, `("link", Some(1))`
+        /// gives `/link[1]`.
+        leaf: Option<(&'static str, Option<u32>)>,
+    },
+}
+
+impl Place<'_> {
+    /// The locator: `Locator::Line` or `Locator::Xml` with the path formatted.
+    pub fn to_locator(&self) -> Locator {
+        match *self {
+            Place::Line(n) => Locator::Line(n),
+            Place::Xml { entry, .. } => {
+                let mut s = String::with_capacity(entry.len() + 24);
+                self.write_xml_path(&mut s);
+                Locator::Xml(s)
+            }
+        }
+    }
+
+    /// Appends the XML path (nothing for a line).
+    pub fn write_xml_path(&self, out: &mut String) {
+        let Place::Xml { entry, group, leaf } = *self else {
+            return;
+        };
+        out.push_str(entry);
+        if let Some((g, i)) = group {
+            out.push('/');
+            out.push_str(g);
+            push_index(out, i);
+        }
+        if let Some((name, index)) = leaf {
+            out.push('/');
+            out.push_str(name);
+            if let Some(i) = index {
+                push_index(out, i);
+            }
+        }
+    }
+}
+
+/// Appends `[i]`.
+fn push_index(out: &mut String, i: u32) {
+    out.push('[');
+    push_u32(out, i);
+    out.push(']');
+}
+
+/// Appends the decimal digits of `n` without formatting machinery.
+pub(crate) fn push_u32(s: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        s.push(char::from(d));
+    }
+}
+
+/// The hints of one value: `(key, value)` pairs over a shared text buffer, each key at most once,
+/// in the order first declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Hints<'a> {
+    text: &'a str,
+    spans: &'a [(&'static str, u32, u32)],
+}
+
+impl<'a> Hints<'a> {
+    /// Hints over `text`, each span `(key, start, end)` a byte range of `text`.
+    pub(crate) fn new(text: &'a str, spans: &'a [(&'static str, u32, u32)]) -> Self {
+        Hints { text, spans }
+    }
+
+    /// No hints.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Number of hints.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The `(key, value)` pairs.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &'a str)> + 'a {
+        let text = self.text;
+        self.spans.iter().map(move |&(k, s, e)| (k, text.get(s as usize..e as usize).unwrap_or_default()))
+    }
+
+    /// The value of hint `key`, if declared.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
 /// Receives what the parser finds, in document order, while it reads.
 pub trait Visitor {
     /// A URL was declared. Return `ControlFlow::Break(())` to stop reading.
-    fn found(&mut self, found: Found) -> ControlFlow<()>;
+    fn found(&mut self, found: Found<'_>) -> ControlFlow<()>;
     /// A diagnostic (error or warning) was raised (only called when [`Visitor::wants`] said yes).
     fn diagnostic(&mut self, diagnostic: Diagnostic);
-    /// Asked before a diagnostic with `code` is built; returning false skips it (its message is then
-    /// never formatted). Lets a visitor cap diagnostics per code cheaply. Default: true.
-    fn wants(&mut self, code: &str) -> bool {
+    /// Asked before a diagnostic with `code` (one of the constants of [`crate::codes`]) is built;
+    /// returning false skips it (its message is then never formatted). Lets a visitor cap
+    /// diagnostics per code cheaply. Default: true.
+    fn wants(&mut self, code: &'static str) -> bool {
         let _ = code;
         true
     }

@@ -1,7 +1,10 @@
 //! Turns the parser's stream into a [`Report`]: candidates deduplicated within the file, follow-ups
 //! for in-location child sitemaps, diagnostics capped per code, facts.
+//!
+//! The bookkeeping both report writers share (the per-file deduplication table, the per-code cap and
+//! the facts) lives here too; `crate::stream` writes the same report as JSON while parsing.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 use std::ops::ControlFlow;
 
@@ -17,19 +20,22 @@ use crate::model::{Found, Relation, Summary, Visitor};
 /// files of a scan is the engine's job: evidence accumulates there.
 pub struct ReportBuilder {
     report: Report,
-    /// Hash of (relation, URL) → candidate index, open addressing on the hash value.
-    seen: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
-    /// Per-builder random keys, so crafted URLs cannot collide on purpose.
-    hasher: RandomState,
-    max_per_code: u32,
-    per_code: BTreeMap<String, u64>,
-    duplicates: u64,
-    out_of_location: u64,
+    seen: Seen,
+    tally: Tally,
 }
 
-/// The keys of `seen` are already hashes: use them as they are.
+/// The per-file set of `(relation, URL)` already reported: a table from a keyed hash to the index of
+/// the first occurrence in the caller's store, which the caller compares (open addressing on the hash
+/// value, so equal hashes of different URLs both find a slot).
+pub(crate) struct Seen {
+    table: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
+    /// Per-table random keys, so crafted URLs cannot collide on purpose.
+    hasher: RandomState,
+}
+
+/// The keys of `Seen::table` are already hashes: use them as they are.
 #[derive(Default)]
-struct IdentityHasher(u64);
+pub(crate) struct IdentityHasher(u64);
 
 impl Hasher for IdentityHasher {
     fn finish(&self) -> u64 {
@@ -47,98 +53,216 @@ impl Hasher for IdentityHasher {
     }
 }
 
+/// How many values a body of `len` bytes probably declares (one per 128 bytes: real sitemaps spend
+/// 100 to 1,000 bytes per URL), capped at the hard cap on values: a first capacity for tables that
+/// would otherwise grow, and rehash, many times.
+pub(crate) fn expected_values(len: usize, limits: &crate::Limits) -> usize {
+    (len / 128).min(usize::try_from(limits.hard_cap_values).unwrap_or(usize::MAX))
+}
+
+impl Seen {
+    pub(crate) fn new() -> Self {
+        Seen::with_capacity(0)
+    }
+
+    /// A table with room for `n` values.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Seen { table: HashMap::with_capacity_and_hasher(n, BuildHasherDefault::default()), hasher: RandomState::new() }
+    }
+
+    /// Looks `(relation, url)` up; `is_same(i)` says whether stored entry `i` is that pair. Returns
+    /// the index of the first occurrence when it is a repeat, else records `index` for it and returns
+    /// `None`.
+    pub(crate) fn check(
+        &mut self,
+        relation: Relation,
+        url: &str,
+        index: u32,
+        is_same: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let mut k = self.hasher.hash_one((relation, url));
+        while let Some(&i) = self.table.get(&k) {
+            if is_same(i) {
+                return Some(i);
+            }
+            k = k.wrapping_add(1);
+        }
+        self.table.insert(k, index);
+        None
+    }
+}
+
+/// The address and length of a `&'static str`.
+type StaticKey = (usize, usize);
+
+/// Counts shared by the report writers: diagnostics per code (for the cap), repeats, out-of-location
+/// URLs.
+pub(crate) struct Tally {
+    max_per_code: u32,
+    /// Codes seen (with the address and length of the constant, once seen) and how often: a handful
+    /// of codes, so a short list beats a map.
+    per_code: Vec<(String, Option<StaticKey>, u64)>,
+    pub duplicates: u64,
+    pub out_of_location: u64,
+}
+
+impl Tally {
+    pub(crate) fn new(max_per_code: u32) -> Self {
+        Tally { max_per_code, per_code: Vec::new(), duplicates: 0, out_of_location: 0 }
+    }
+
+    /// Counts a diagnostic with `code`; true while the code is under the cap.
+    pub(crate) fn wants(&mut self, code: &str) -> bool {
+        self.count(code, None)
+    }
+
+    /// [`Tally::wants`] for the crate's constant codes: found by address before comparing bytes
+    /// (a `&'static str` is never freed, so the same address and length is the same code).
+    pub(crate) fn wants_static(&mut self, code: &'static str) -> bool {
+        let key = (code.as_ptr() as usize, code.len());
+        match self.per_code.iter().position(|c| c.1 == Some(key)) {
+            Some(i) => self.bump(i),
+            None => self.count(code, Some(key)),
+        }
+    }
+
+    fn count(&mut self, code: &str, key: Option<StaticKey>) -> bool {
+        let i = match self.per_code.iter_mut().position(|c| c.0 == code) {
+            Some(i) => {
+                if let Some(c) = self.per_code.get_mut(i)
+                    && c.1.is_none()
+                {
+                    c.1 = key;
+                }
+                i
+            }
+            None => {
+                self.per_code.push((code.to_string(), key, 0));
+                self.per_code.len() - 1
+            }
+        };
+        self.bump(i)
+    }
+
+    fn bump(&mut self, i: usize) -> bool {
+        let Some((_, _, n)) = self.per_code.get_mut(i) else {
+            return false;
+        };
+        *n += 1;
+        *n <= u64::from(self.max_per_code)
+    }
+
+    /// The report's facts: `format`, `compression`, `encoding`, `uncompressed_bytes`, `entries`,
+    /// `urls`, and when non-zero `duplicates`, `out_of_location`, `incomplete`,
+    /// `suppressed_diagnostics`.
+    pub(crate) fn facts(&self, summary: &Summary) -> serde_json::Map<String, serde_json::Value> {
+        let mut f = serde_json::Map::new();
+        let mut fact = |k: &str, v: serde_json::Value| {
+            f.insert(k.to_string(), v);
+        };
+        fact("format", summary.format.as_str().into());
+        if !summary.layers.is_empty() {
+            fact("compression", summary.layers.iter().map(|l| serde_json::Value::from(*l)).collect());
+        }
+        fact("encoding", summary.encoding.into());
+        fact("uncompressed_bytes", summary.bytes.into());
+        fact("entries", summary.entries.into());
+        fact("urls", summary.urls.into());
+        if self.duplicates > 0 {
+            fact("duplicates", self.duplicates.into());
+        }
+        if self.out_of_location > 0 {
+            fact("out_of_location", self.out_of_location.into());
+        }
+        if summary.incomplete {
+            fact("incomplete", true.into());
+        }
+        let max = u64::from(self.max_per_code);
+        let mut suppressed: Vec<(&str, u64)> =
+            self.per_code.iter().filter(|(_, _, n)| *n > max).map(|(c, _, n)| (c.as_str(), n - max)).collect();
+        suppressed.sort_unstable();
+        if !suppressed.is_empty() {
+            let m: serde_json::Map<String, serde_json::Value> =
+                suppressed.into_iter().map(|(c, n)| (c.to_string(), serde_json::Value::from(n))).collect();
+            fact("suppressed_diagnostics", m.into());
+        }
+        f
+    }
+}
+
+/// The candidate kind of a relation: child sitemaps are `sitemap`, everything else `url`.
+pub(crate) fn kind_of(relation: Relation) -> CandidateKind {
+    if relation == Relation::Child { CandidateKind::Sitemap } else { CandidateKind::Url }
+}
+
+/// The message of the `duplicate_url` warning.
+pub(crate) fn duplicate_message(url: &str) -> String {
+    format!("{url} is listed again (first kept)")
+}
+
 impl ReportBuilder {
     /// A builder for a report of probe `probe` about the document at `url`.
     pub fn new(probe: &str, url: &url::Url, max_diagnostics_per_code: u32) -> Self {
         ReportBuilder {
             report: Report::new(probe, url, "invalid"),
-            seen: HashMap::default(),
-            hasher: RandomState::new(),
-            max_per_code: max_diagnostics_per_code,
-            per_code: BTreeMap::new(),
-            duplicates: 0,
-            out_of_location: 0,
+            seen: Seen::new(),
+            tally: Tally::new(max_diagnostics_per_code),
         }
+    }
+
+    /// A builder expecting about `values` candidates (room reserved up front).
+    pub(crate) fn with_capacity(probe: &str, url: &url::Url, max_diagnostics_per_code: u32, values: usize) -> Self {
+        let mut b = ReportBuilder::new(probe, url, max_diagnostics_per_code);
+        b.seen = Seen::with_capacity(values);
+        b.report.candidates.reserve(values);
+        b
     }
 
     /// Adds a diagnostic directly (subject to the per-code cap).
     pub fn push(&mut self, d: Diagnostic) {
-        if self.wants(&d.code) {
+        if self.tally.wants(&d.code) {
             self.report.push(d);
         }
     }
 
     /// Finishes the report with the parser's summary: kind and facts.
     pub fn finish(mut self, summary: &Summary) -> Report {
-        let r = &mut self.report;
-        r.kind = summary.kind().to_string();
-        r.fact("format", summary.format.as_str());
-        if !summary.layers.is_empty() {
-            r.fact("compression", summary.layers.iter().map(|l| serde_json::Value::from(*l)).collect::<Vec<_>>());
-        }
-        r.fact("encoding", summary.encoding);
-        r.fact("uncompressed_bytes", summary.bytes);
-        r.fact("entries", summary.entries);
-        r.fact("urls", summary.urls);
-        if self.duplicates > 0 {
-            r.fact("duplicates", self.duplicates);
-        }
-        if self.out_of_location > 0 {
-            r.fact("out_of_location", self.out_of_location);
-        }
-        if summary.incomplete {
-            r.fact("incomplete", true);
-        }
-        let suppressed: serde_json::Map<String, serde_json::Value> = self
-            .per_code
-            .iter()
-            .filter(|(_, n)| **n > u64::from(self.max_per_code))
-            .map(|(c, n)| (c.clone(), serde_json::Value::from(n - u64::from(self.max_per_code))))
-            .collect();
-        if !suppressed.is_empty() {
-            r.fact("suppressed_diagnostics", suppressed);
+        self.report.kind = summary.kind().to_string();
+        for (k, v) in self.tally.facts(summary) {
+            self.report.facts.insert(k, v);
         }
         self.report
     }
 }
 
 impl Visitor for ReportBuilder {
-    fn found(&mut self, found: Found) -> ControlFlow<()> {
-        let Found { relation, url, locator, hints, out_of_location } = found;
-        let mut k = self.hasher.hash_one((relation, url.as_str()));
-        loop {
-            match self.seen.get(&k) {
-                None => break,
-                Some(&i) => {
-                    let same = self
-                        .report
-                        .candidates
-                        .get(i as usize)
-                        .is_some_and(|c| c.relation == relation.as_str() && c.value == url.as_str());
-                    if same {
-                        self.duplicates += 1;
-                        if relation.is_primary() && self.wants(codes::DUPLICATE_URL) {
-                            let msg = format!("{url} is listed again (first kept)");
-                            self.report.push(Diagnostic::warning(codes::DUPLICATE_URL, msg, Some(locator)));
-                        }
-                        return ControlFlow::Continue(());
-                    }
-                    k = k.wrapping_add(1);
-                }
+    fn found(&mut self, found: Found<'_>) -> ControlFlow<()> {
+        let Found { relation, url, place, hints, out_of_location } = found;
+        let candidates = &self.report.candidates;
+        let index = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+        let repeat = self.seen.check(relation, url, index, |i| {
+            candidates.get(i as usize).is_some_and(|c| c.value == url && c.relation == relation.as_str())
+        });
+        if repeat.is_some() {
+            self.tally.duplicates += 1;
+            if relation.is_primary() && self.tally.wants_static(codes::DUPLICATE_URL) {
+                let d = Diagnostic::warning(codes::DUPLICATE_URL, duplicate_message(url), Some(place.to_locator()));
+                self.report.push(d);
             }
+            return ControlFlow::Continue(());
         }
-        let index = u32::try_from(self.report.candidates.len()).unwrap_or(u32::MAX);
-        self.seen.insert(k, index);
-        let kind = if relation == Relation::Child { CandidateKind::Sitemap } else { CandidateKind::Url };
-        if relation == Relation::Child && !out_of_location {
-            self.report.follow_up(crate::probe::PROBE_ID, url.clone(), "child_sitemap");
+        if relation == Relation::Child
+            && !out_of_location
+            && let Ok(u) = url::Url::parse(url)
+        {
+            self.report.follow_up(crate::probe::PROBE_ID, u, "child_sitemap");
         }
-        let mut c = Candidate::new(kind, relation.as_str(), String::from(url), Some(locator));
-        for (k, v) in hints {
-            c.hints.insert(k.to_string(), v);
+        let mut c = Candidate::new(kind_of(relation), relation.as_str(), url, Some(place.to_locator()));
+        for (k, v) in hints.iter() {
+            c.hints.insert(k.to_string(), v.to_string());
         }
         if out_of_location {
-            self.out_of_location += 1;
+            self.tally.out_of_location += 1;
             c.flags.push(codes::OUT_OF_LOCATION.to_string());
         }
         self.report.candidates.push(c);
@@ -149,12 +273,7 @@ impl Visitor for ReportBuilder {
         self.report.push(diagnostic);
     }
 
-    fn wants(&mut self, code: &str) -> bool {
-        let n = match self.per_code.get_mut(code) {
-            Some(n) => n,
-            None => self.per_code.entry(code.to_string()).or_insert(0),
-        };
-        *n += 1;
-        *n <= u64::from(self.max_per_code)
+    fn wants(&mut self, code: &'static str) -> bool {
+        self.tally.wants_static(code)
     }
 }

@@ -8,7 +8,7 @@ use wellknown_core::Locator;
 use crate::codes;
 use crate::emit::Emitter;
 use crate::input::Source;
-use crate::model::{Format, Relation, Visitor};
+use crate::model::{Format, Hints, Place, Relation, Visitor};
 use crate::values::push_utf8;
 
 struct Lines<'e, 'v, V: Visitor> {
@@ -57,7 +57,8 @@ impl<V: Visitor> Lines<'_, '_, V> {
         if !push_utf8(trimmed, &mut self.text) {
             self.em.invalid_utf8(Some(Locator::Line(self.line_no)));
         }
-        self.em.value(Relation::Loc, &self.text, Locator::Line(self.line_no), None, overflow, Vec::new(), None);
+        let place = Place::Line(self.line_no);
+        self.em.value(Relation::Loc, &self.text, place, None, overflow, Hints::default(), None);
     }
 }
 

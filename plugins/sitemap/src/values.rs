@@ -18,7 +18,15 @@ pub enum LocError {
 
 /// Trims XML whitespace (space, tab, CR, LF) and the no-break/BOM characters some generators pad with.
 pub fn trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{feff}' || c == '\u{a0}')
+    const PADS: [char; 2] = ['\u{feff}', '\u{a0}'];
+    let mut t = s;
+    loop {
+        let u = t.trim_ascii().trim_start_matches(PADS).trim_end_matches(PADS);
+        if u.len() == t.len() {
+            return u;
+        }
+        t = u;
+    }
 }
 
 /// Parses a declared URL: trimmed, absolute, http or https. When `base` is given (Atom links,
@@ -160,8 +168,7 @@ pub fn push_utf8(bytes: &[u8], out: &mut String) -> bool {
 pub fn is_w3c_datetime(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let part = b.get(r)?;
-        if part.iter().all(u8::is_ascii_digit) { std::str::from_utf8(part).ok()?.parse().ok() } else { None }
+        b.get(r)?.iter().try_fold(0u32, |n, &c| c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0')))
     };
     let Some(year) = num(0..4) else { return false };
     if b.len() == 4 {
@@ -181,10 +188,7 @@ pub fn is_w3c_datetime(s: &str) -> bool {
         return false;
     }
     let Some(day) = num(8..10) else { return false };
-    let (Ok(y), Ok(m), Ok(d)) = (i16::try_from(year), i8::try_from(month), i8::try_from(day)) else {
-        return false;
-    };
-    if wellknown_core::jiff::civil::Date::new(y, m, d).is_err() {
+    if day == 0 || day > days_in_month(year, month) {
         return false;
     }
     if b.len() == 10 {
@@ -205,20 +209,31 @@ pub fn is_w3c_datetime(s: &str) -> bool {
         }
         i = 19;
         if b.get(i) == Some(&b'.') {
-            let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let digits = b.get(i + 1..).unwrap_or_default().iter().take_while(|c| c.is_ascii_digit()).count();
             if digits == 0 {
                 return false;
             }
             i += 1 + digits;
         }
     }
-    match &b[i..] {
+    match b.get(i..).unwrap_or_default() {
         b"Z" => true,
         [sign, rest @ ..] if (*sign == b'+' || *sign == b'-') && rest.len() == 5 => {
             let (Some(th), Some(tm)) = (num(i + 1..i + 3), num(i + 4..i + 6)) else { return false };
             rest[2] == b':' && th <= 23 && tm <= 59
         }
         _ => false,
+    }
+}
+
+/// Days in `month` (1-12) of `year` in the proleptic Gregorian calendar (ISO 8601).
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
+        2 => 28,
+        _ => 0,
     }
 }
 
@@ -258,6 +273,14 @@ mod tests {
         assert_eq!(check_url(" \n ", None), Err(LocError::Empty));
         let base = Url::parse("https://a.example/feed/atom.xml").unwrap();
         assert_eq!(check_url("post/1", Some(&base)).unwrap().as_str(), "https://a.example/feed/post/1");
+    }
+
+    #[test]
+    fn trimming() {
+        assert_eq!(trim(" \u{a0}\t\u{feff} a b\r\n\u{a0} \u{feff}"), "a b");
+        assert_eq!(trim("x"), "x");
+        assert_eq!(trim("\u{b}x"), "\u{b}x");
+        assert_eq!(trim(" \u{2003}"), "\u{2003}");
     }
 
     #[test]
@@ -304,6 +327,19 @@ mod tests {
             "20245",
         ] {
             assert!(!is_w3c_datetime(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn calendar_matches_jiff() {
+        for y in [0, 1, 4, 100, 400, 1900, 2000, 2023, 2024, 9999] {
+            for m in 1..=12 {
+                for d in 1..=31 {
+                    let s = format!("{y:04}-{m:02}-{d:02}");
+                    let jiff = wellknown_core::jiff::civil::Date::new(y as i16, m as i8, d as i8).is_ok();
+                    assert_eq!(is_w3c_datetime(&s), jiff, "{s}");
+                }
+            }
         }
     }
 

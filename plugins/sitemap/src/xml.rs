@@ -14,7 +14,7 @@ use wellknown_core::Locator;
 use crate::codes;
 use crate::emit::{Emitter, shown};
 use crate::input::Source;
-use crate::model::{Format, Relation, Visitor};
+use crate::model::{Format, Hints, Place, Relation, Visitor, push_u32};
 use crate::values::{
     RefValue, is_changefreq, is_priority, is_w3c_datetime, push_utf8, resolve_ref, trim, unescape_into,
 };
@@ -61,6 +61,29 @@ impl Group {
     }
 }
 
+/// Where a value sits relative to its entry, turned into a [`Place`] when it is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// The entry element's own text.
+    Entry,
+    /// A child element (`loc`), optionally inside an extension group (`image[2]/loc`).
+    Field(Option<(Group, u32)>, &'static str),
+    /// An indexed child element (`link[1]`, `enclosure[2]`).
+    Indexed(&'static str, u32),
+}
+
+impl At {
+    fn place(self, entry: &str) -> Place<'_> {
+        match self {
+            At::Entry => Place::Xml { entry, group: None, leaf: None },
+            At::Field(group, name) => {
+                Place::Xml { entry, group: group.map(|(g, i)| (g.name(), i)), leaf: Some((name, None)) }
+            }
+            At::Indexed(name, i) => Place::Xml { entry, group: None, leaf: Some((name, Some(i))) },
+        }
+    }
+}
+
 /// Text being collected for one element.
 struct Capture {
     field: Field,
@@ -73,31 +96,31 @@ struct Capture {
     overflow: bool,
 }
 
-/// An extension URL waiting for its entry to end.
+/// An extension URL waiting for its entry to end; its text (and hreflang hint) are byte ranges of
+/// `XmlParser::ext_text`.
 struct Ext {
     relation: Relation,
-    text: String,
-    locator: Locator,
+    text: (u32, u32),
+    at: At,
     undefined: Option<String>,
     overflow: bool,
-    hints: Vec<(&'static str, String)>,
+    hreflang: Option<(u32, u32)>,
 }
 
 /// The entry's URL (its text is in `XmlParser::loc_text`).
 struct LocVal {
-    locator: Locator,
+    at: At,
     undefined: Option<String>,
     overflow: bool,
 }
 
+/// The entry being read. Its hints and extension URLs live in reusable buffers of the parser.
 struct Entry {
     depth: u32,
     loc: Option<LocVal>,
     /// Direct text of the entry element is in `XmlParser::direct`.
     direct_undefined: Option<String>,
     direct_overflow: bool,
-    hints: Vec<(&'static str, String)>,
-    exts: Vec<Ext>,
     /// Open extension group: kind, depth, index.
     group: Option<(Group, u32, u32)>,
     /// Per-entry counters for locators: image, video, link, enclosure, news, content, thumbnail.
@@ -116,6 +139,22 @@ impl Entry {
     }
 }
 
+/// Byte offset of the end of `s`, as a span bound.
+fn end_of(s: &str) -> u32 {
+    u32::try_from(s.len()).unwrap_or(u32::MAX)
+}
+
+/// Sets hint `key` to `value` (the last declaration wins, as for a map).
+fn set_hint(text: &mut String, spans: &mut Vec<(&'static str, u32, u32)>, key: &'static str, value: &str) {
+    let start = end_of(text);
+    text.push_str(value);
+    let end = end_of(text);
+    match spans.iter_mut().find(|(k, _, _)| *k == key) {
+        Some(span) => *span = (key, start, end),
+        None => spans.push((key, start, end)),
+    }
+}
+
 /// What the XML pass decided.
 pub(crate) struct XmlOutcome {
     pub format: Format,
@@ -130,12 +169,24 @@ pub(crate) struct XmlParser<'e, 'v, V: Visitor> {
     root_prefix: Vec<u8>,
     root_closed: bool,
     /// `/urlset/url` style path of the open elements of depth 1..=3, and where each ends.
-    path_buf: String,
+    path_buf: Vec<u8>,
     path_ends: Vec<usize>,
+    /// Bytes of the last entry's path without its index (`/urlset/url`), and the length of its
+    /// UTF-8 form at the start of `entry_path`: consecutive entries only rewrite the index.
+    entry_prefix: Vec<u8>,
+    entry_prefix_len: usize,
     /// Path of the current entry (`/urlset/url[3]`).
     entry_path: String,
     entry: Option<Entry>,
     entry_count: u32,
+    /// Hint values of the current entry and their `(key, start, end)` spans.
+    hint_text: String,
+    hint_spans: Vec<(&'static str, u32, u32)>,
+    /// Extension URLs of the current entry, their texts in `ext_text`.
+    exts: Vec<Ext>,
+    ext_text: String,
+    /// Scratch buffer for attribute values that are only looked at.
+    scratch: String,
     capture: Option<Capture>,
     /// Text of the open capture.
     text: String,
@@ -157,59 +208,14 @@ fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn push_u32(s: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        if let Some(d) = digits.get_mut(i) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    for &d in digits.get(i..).unwrap_or_default() {
-        s.push(char::from(d));
-    }
-}
-
-/// `entry_path[/group[i]]/name`.
-fn field_locator(entry_path: &str, group: Option<(Group, u32)>, name: &str) -> Locator {
-    let mut s = String::with_capacity(entry_path.len() + name.len() + 16);
-    s.push_str(entry_path);
-    if let Some((g, i)) = group {
-        s.push('/');
-        s.push_str(g.name());
-        s.push('[');
-        push_u32(&mut s, i);
-        s.push(']');
-    }
-    s.push('/');
-    s.push_str(name);
-    Locator::Xml(s)
-}
-
-/// `entry_path/name[i]`.
-fn indexed_locator(entry_path: &str, name: &str, i: u32) -> Locator {
-    let mut s = String::with_capacity(entry_path.len() + name.len() + 8);
-    s.push_str(entry_path);
-    s.push('/');
-    s.push_str(name);
-    s.push('[');
-    push_u32(&mut s, i);
-    s.push(']');
-    Locator::Xml(s)
-}
-
-/// Reads attribute `key` (by local name), unescaped; with the first undefined entity, if any.
-fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<(String, Option<String>)> {
-    e.attributes().with_checks(false).flatten().find(|a| a.key.local_name().as_ref() == key).map(|a| {
-        let mut s = String::new();
-        let undefined = unescape_into(&a.value, &mut s);
-        (s, undefined)
-    })
+/// Finds attribute `key` (by local name) and appends its value, unescaped, to `out`; returns
+/// `None` when absent, else the first undefined entity inside it, if any.
+fn attr_into(e: Option<&BytesStart<'_>>, key: &[u8], out: &mut String) -> Option<Option<String>> {
+    e?.attributes()
+        .with_checks(false)
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == key)
+        .map(|a| unescape_into(&a.value, out))
 }
 
 impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
@@ -221,11 +227,18 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             root: None,
             root_prefix: Vec::new(),
             root_closed: false,
-            path_buf: String::new(),
+            path_buf: Vec::new(),
             path_ends: Vec::new(),
+            entry_prefix: Vec::new(),
+            entry_prefix_len: 0,
             entry_path: String::new(),
             entry: None,
             entry_count: 0,
+            hint_text: String::new(),
+            hint_spans: Vec::new(),
+            exts: Vec::new(),
+            ext_text: String::new(),
+            scratch: String::new(),
             capture: None,
             text: String::new(),
             loc_text: String::new(),
@@ -241,12 +254,32 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     pub(crate) fn run(mut self, source: Source<'_>) -> XmlOutcome {
         match source {
             Source::Slice(bytes) => {
-                let mut reader = Reader::from_reader(bytes);
-                configure(&mut reader);
+                // Simple markup and text go through `fast`; quick-xml reads everything else (prolog,
+                // DOCTYPE, attributes, references, comments, CDATA, errors) from where `fast` stopped
+                // until the next point where its state is plain again (after a tag or a reference).
+                // Both feed the same handlers with the same events, so the result is the same as a
+                // quick-xml pass over the whole document.
+                let mut pos = 0usize;
                 while !self.done && !self.em.stop {
-                    let ev = reader.read_event();
-                    let pos = reader.buffer_position();
-                    self.handle(ev, pos);
+                    if self.root.is_some() {
+                        pos = self.fast(bytes, pos);
+                        if self.done || self.em.stop {
+                            break;
+                        }
+                    }
+                    let mut reader = Reader::from_reader(bytes.get(pos..).unwrap_or_default());
+                    configure(&mut reader);
+                    while !self.done && !self.em.stop {
+                        let ev = reader.read_event();
+                        let at = reader.buffer_position();
+                        let plain =
+                            matches!(ev, Ok(Event::Start(_) | Event::End(_) | Event::Empty(_) | Event::GeneralRef(_)));
+                        self.handle(ev, pos as u64 + at);
+                        if plain && self.root.is_some() {
+                            pos += usize::try_from(at).unwrap_or(usize::MAX);
+                            break;
+                        }
+                    }
                 }
             }
             Source::Stream(stream) => {
@@ -287,10 +320,59 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         XmlOutcome { format: self.format, refused: self.refused }
     }
 
+    /// Reads plain markup from `pos` and feeds the handlers exactly the events quick-xml would give
+    /// for it: text without references (`Event::Text`), start, empty and end tags whose names are
+    /// made of `[A-Za-z0-9:._-]` and that carry no attribute nor whitespace. Stops at the first
+    /// `<` or `&` that starts anything else (returning its position, for quick-xml to read), or at
+    /// the end of the input (`Event::Eof`).
+    fn fast(&mut self, b: &[u8], mut pos: usize) -> usize {
+        let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b':' | b'.' | b'_' | b'-');
+        while !self.done && !self.em.stop {
+            let rest = b.get(pos..).unwrap_or_default();
+            match rest.first() {
+                None => {
+                    self.done = true;
+                    break;
+                }
+                Some(b'<') => {
+                    let end_tag = rest.get(1) == Some(&b'/');
+                    let from = if end_tag { 2 } else { 1 };
+                    let len = rest.get(from..).unwrap_or_default().iter().take_while(|&&c| name_byte(c)).count();
+                    if len == 0 {
+                        break;
+                    }
+                    let name = rest.get(from..from + len).unwrap_or_default();
+                    match (end_tag, rest.get(from + len), rest.get(from + len + 1)) {
+                        (true, Some(b'>'), _) => {
+                            self.end();
+                            pos += from + len + 1;
+                        }
+                        (false, Some(b'>'), _) => {
+                            self.start(name, None, false);
+                            pos += from + len + 1;
+                        }
+                        (false, Some(b'/'), Some(b'>')) => {
+                            self.start(name, None, true);
+                            pos += from + len + 2;
+                        }
+                        _ => break,
+                    }
+                }
+                Some(b'&') => break,
+                Some(_) => {
+                    let n = memchr::memchr2(b'<', b'&', rest).unwrap_or(rest.len());
+                    self.text(rest.get(..n).unwrap_or_default());
+                    pos += n;
+                }
+            }
+        }
+        pos
+    }
+
     fn handle(&mut self, ev: quick_xml::Result<Event<'_>>, pos: u64) {
         match ev {
-            Ok(Event::Start(e)) => self.start(&e, false),
-            Ok(Event::Empty(e)) => self.start(&e, true),
+            Ok(Event::Start(e)) => self.start(e.name().into_inner(), Some(&e), false),
+            Ok(Event::Empty(e)) => self.start(e.name().into_inner(), Some(&e), true),
             Ok(Event::End(_)) => self.end(),
             Ok(Event::Text(t)) => self.text(&t),
             Ok(Event::CData(t)) => self.text(&t),
@@ -352,17 +434,19 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         self.done = true;
     }
 
-    fn start(&mut self, e: &BytesStart<'_>, empty: bool) {
+    /// A start tag (`empty` for `<x/>`) named `name`; `e` gives its attributes (none when `None`).
+    fn start(&mut self, name: &[u8], e: Option<&BytesStart<'_>>, empty: bool) {
         let d = self.depth + 1;
         if d > self.em.limits.max_depth {
             let msg = format!("elements nested deeper than {} levels; reading stopped", self.em.limits.max_depth);
             self.em.over_limit(msg, None);
             return;
         }
-        let name = e.name();
-        let local = name.local_name();
-        let local = local.as_ref();
-        let prefix: &[u8] = name.prefix().map(|p| p.into_inner()).unwrap_or_default();
+        // Prefix and local name split at the first `:`, as quick-xml's `QName` does.
+        let (prefix, local) = match name.iter().position(|&c| c == b':') {
+            Some(i) => (name.get(..i).unwrap_or_default(), name.get(i + 1..).unwrap_or_default()),
+            None => (&[][..], name),
+        };
         let Some(root) = self.root else {
             if !self.root_closed {
                 self.open_root(local, prefix, empty);
@@ -375,8 +459,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 let keep = (d as usize).checked_sub(2).and_then(|i| self.path_ends.get(i)).copied().unwrap_or(0);
                 self.path_buf.truncate(keep);
                 self.path_ends.truncate(d as usize - 1);
-                self.path_buf.push('/');
-                push_utf8(local, &mut self.path_buf);
+                self.path_buf.push(b'/');
+                self.path_buf.extend_from_slice(local);
                 self.path_ends.push(self.path_buf.len());
             }
         }
@@ -428,8 +512,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         } else {
             self.depth = 1;
             self.path_buf.clear();
-            self.path_buf.push('/');
-            push_utf8(local, &mut self.path_buf);
+            self.path_buf.push(b'/');
+            self.path_buf.extend_from_slice(local);
             self.path_ends.clear();
             self.path_ends.push(self.path_buf.len());
         }
@@ -438,22 +522,37 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     fn begin_entry(&mut self, local: &[u8], d: u32) {
         self.entry_count += 1;
         let parent_end = (d as usize).checked_sub(2).and_then(|i| self.path_ends.get(i)).copied().unwrap_or(0);
-        self.entry_path.clear();
-        self.entry_path.push_str(self.path_buf.get(..parent_end).unwrap_or_default());
-        self.entry_path.push('/');
-        push_utf8(local, &mut self.entry_path);
+        let parent = self.path_buf.get(..parent_end).unwrap_or_default();
+        let p = &self.entry_prefix;
+        let same = p.len() == parent.len() + 1 + local.len()
+            && p.get(..parent.len()) == Some(parent)
+            && p.get(parent.len()) == Some(&b'/')
+            && p.get(parent.len() + 1..) == Some(local);
+        if same {
+            self.entry_path.truncate(self.entry_prefix_len);
+        } else {
+            self.entry_prefix.clear();
+            self.entry_prefix.extend_from_slice(parent);
+            self.entry_prefix.push(b'/');
+            self.entry_prefix.extend_from_slice(local);
+            self.entry_path.clear();
+            push_utf8(&self.entry_prefix, &mut self.entry_path);
+            self.entry_prefix_len = self.entry_path.len();
+        }
         self.entry_path.push('[');
         push_u32(&mut self.entry_path, self.entry_count);
         self.entry_path.push(']');
         self.loc_text.clear();
         self.direct.clear();
+        self.hint_text.clear();
+        self.hint_spans.clear();
+        self.exts.clear();
+        self.ext_text.clear();
         self.entry = Some(Entry {
             depth: d,
             loc: None,
             direct_undefined: None,
             direct_overflow: false,
-            hints: Vec::new(),
-            exts: Vec::new(),
             group: None,
             counters: [0; 7],
         });
@@ -466,7 +565,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         }
     }
 
-    fn start_sitemap(&mut self, root: Root, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32) {
+    fn start_sitemap(&mut self, root: Root, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
         let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
         let Some(entry) = self.entry.as_mut() else {
             if d == 2 && local == entry_name {
@@ -504,23 +603,28 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 }
                 b"link" => {
                     let n = entry.next(2);
-                    let rel = attr(e, b"rel").map(|(r, _)| r);
-                    if rel.as_deref().is_some_and(|r| !r.trim().eq_ignore_ascii_case("alternate")) {
+                    self.scratch.clear();
+                    if attr_into(e, b"rel", &mut self.scratch).is_some()
+                        && !self.scratch.trim().eq_ignore_ascii_case("alternate")
+                    {
                         return;
                     }
-                    if let Some((href, undefined)) = attr(e, b"href") {
-                        let mut hints = Vec::new();
-                        if let Some((lang, _)) = attr(e, b"hreflang") {
-                            hints.push(("hreflang", trim(&lang).to_string()));
-                        }
-                        let locator = indexed_locator(&self.entry_path, "link", n);
-                        entry.exts.push(Ext {
+                    let start = end_of(&self.ext_text);
+                    if let Some(undefined) = attr_into(e, b"href", &mut self.ext_text) {
+                        let text = (start, end_of(&self.ext_text));
+                        self.scratch.clear();
+                        let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
+                            let s = end_of(&self.ext_text);
+                            self.ext_text.push_str(trim(&self.scratch));
+                            (s, end_of(&self.ext_text))
+                        });
+                        self.exts.push(Ext {
                             relation: Relation::Alternate,
-                            text: href,
-                            locator,
+                            text,
+                            at: At::Indexed("link", n),
                             undefined,
                             overflow: false,
-                            hints,
+                            hreflang,
                         });
                     }
                 }
@@ -547,7 +651,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         self.begin_capture(field, d, name, Some((group, gi)));
     }
 
-    fn start_rss(&mut self, e: &BytesStart<'_>, local: &[u8], prefix: &[u8], d: u32) {
+    fn start_rss(&mut self, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
         let Some(entry) = self.entry.as_mut() else {
             if d >= 2 && local == b"item" {
                 self.begin_entry(local, d);
@@ -572,14 +676,22 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             b"thumbnail" if !prefix.is_empty() => (Relation::Image, 6, "thumbnail"),
             _ => return,
         };
-        if let Some((url, undefined)) = attr(e, b"url") {
+        let start = end_of(&self.ext_text);
+        if let Some(undefined) = attr_into(e, b"url", &mut self.ext_text) {
             let n = entry.next(slot);
-            let locator = indexed_locator(&self.entry_path, name, n);
-            entry.exts.push(Ext { relation, text: url, locator, undefined, overflow: false, hints: Vec::new() });
+            let text = (start, end_of(&self.ext_text));
+            self.exts.push(Ext {
+                relation,
+                text,
+                at: At::Indexed(name, n),
+                undefined,
+                overflow: false,
+                hreflang: None,
+            });
         }
     }
 
-    fn start_atom(&mut self, e: &BytesStart<'_>, local: &[u8], d: u32) {
+    fn start_atom(&mut self, e: Option<&BytesStart<'_>>, local: &[u8], d: u32) {
         let Some(entry) = self.entry.as_mut() else {
             if d == 2 && local == b"entry" {
                 self.begin_entry(local, d);
@@ -592,40 +704,48 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         match local {
             b"link" => {
                 let n = entry.next(2);
-                let Some((href, undefined)) = attr(e, b"href") else {
+                let start = end_of(&self.ext_text);
+                let Some(undefined) = attr_into(e, b"href", &mut self.ext_text) else {
                     return;
                 };
-                let rel = attr(e, b"rel").map(|(r, _)| trim(&r).to_ascii_lowercase());
-                let locator = indexed_locator(&self.entry_path, "link", n);
-                match rel.as_deref() {
-                    None | Some("alternate") => {
-                        if entry.loc.is_none() {
-                            self.loc_text = href;
-                            entry.loc = Some(LocVal { locator, undefined, overflow: false });
-                        } else {
-                            let mut hints = Vec::new();
-                            if let Some((lang, _)) = attr(e, b"hreflang") {
-                                hints.push(("hreflang", trim(&lang).to_string()));
-                            }
-                            entry.exts.push(Ext {
-                                relation: Relation::Alternate,
-                                text: href,
-                                locator,
-                                undefined,
-                                overflow: false,
-                                hints,
-                            });
-                        }
+                let text = (start, end_of(&self.ext_text));
+                self.scratch.clear();
+                let has_rel = attr_into(e, b"rel", &mut self.scratch).is_some();
+                let rel = trim(&self.scratch);
+                let at = At::Indexed("link", n);
+                if !has_rel || rel.eq_ignore_ascii_case("alternate") {
+                    if entry.loc.is_none() {
+                        self.loc_text.clear();
+                        self.loc_text.push_str(self.ext_text.get(start as usize..).unwrap_or_default());
+                        self.ext_text.truncate(start as usize);
+                        entry.loc = Some(LocVal { at, undefined, overflow: false });
+                    } else {
+                        self.scratch.clear();
+                        let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
+                            let s = end_of(&self.ext_text);
+                            self.ext_text.push_str(trim(&self.scratch));
+                            (s, end_of(&self.ext_text))
+                        });
+                        self.exts.push(Ext {
+                            relation: Relation::Alternate,
+                            text,
+                            at,
+                            undefined,
+                            overflow: false,
+                            hreflang,
+                        });
                     }
-                    Some("enclosure") => entry.exts.push(Ext {
+                } else if rel.eq_ignore_ascii_case("enclosure") {
+                    self.exts.push(Ext {
                         relation: Relation::Enclosure,
-                        text: href,
-                        locator,
+                        text,
+                        at,
                         undefined,
                         overflow: false,
-                        hints: Vec::new(),
-                    }),
-                    _ => {}
+                        hreflang: None,
+                    });
+                } else {
+                    self.ext_text.truncate(start as usize);
                 }
             }
             b"updated" => self.begin_capture(Field::FeedDate, d, "updated", None),
@@ -668,8 +788,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             if self.text.len() + raw.len() > max {
                 c.overflow = true;
             } else if !push_utf8(raw, &mut self.text) {
-                let (name, group) = (c.name, c.group);
-                let loc = field_locator(&self.entry_path, group, name);
+                let loc = At::Field(c.group, c.name).place(&self.entry_path).to_locator();
                 self.em.invalid_utf8(Some(loc));
             }
             return;
@@ -719,15 +838,18 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         let Some(entry) = self.entry.as_mut() else {
             return;
         };
+        let at = At::Field(c.group, c.name);
         match c.field {
             Field::Loc | Field::Link => {
-                let locator = field_locator(&self.entry_path, c.group, c.name);
                 if entry.loc.is_some() {
-                    let msg = format!("a second URL {} in one entry is ignored", shown(&self.text));
-                    self.em.warn(codes::MULTIPLE_LOC, msg, Some(locator));
+                    let (path, text) = (&self.entry_path, &self.text);
+                    self.em.warn_with(codes::MULTIPLE_LOC, || {
+                        let msg = format!("a second URL {} in one entry is ignored", shown(text));
+                        (msg, Some(at.place(path).to_locator()))
+                    });
                 } else {
                     std::mem::swap(&mut self.text, &mut self.loc_text);
-                    entry.loc = Some(LocVal { locator, undefined: c.undefined, overflow: c.overflow });
+                    entry.loc = Some(LocVal { at, undefined: c.undefined, overflow: c.overflow });
                 }
             }
             Field::Lastmod | Field::Changefreq | Field::Priority => {
@@ -745,37 +867,37 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 if !ok {
                     let path = &self.entry_path;
                     self.em.error_with(code, || {
-                        (format!("{key} {} is not {what}", shown(v)), Some(field_locator(path, c.group, c.name)))
+                        (format!("{key} {} is not {what}", shown(v)), Some(at.place(path).to_locator()))
                     });
                 }
                 if !v.is_empty() {
-                    entry.hints.push((key, v.to_string()));
+                    set_hint(&mut self.hint_text, &mut self.hint_spans, key, v);
                 }
             }
             Field::FeedDate => {
                 let v = trim(&self.text);
-                if !v.is_empty() && !entry.hints.iter().any(|(k, _)| *k == "lastmod") {
-                    entry.hints.push(("lastmod", v.to_string()));
+                if !v.is_empty() && !self.hint_spans.iter().any(|(k, _, _)| *k == "lastmod") {
+                    set_hint(&mut self.hint_text, &mut self.hint_spans, "lastmod", v);
                 }
             }
             Field::NewsTitle | Field::NewsDate => {
                 let key = if c.field == Field::NewsTitle { "news_title" } else { "news_publication_date" };
                 let v = trim(&self.text);
                 if !v.is_empty() {
-                    entry.hints.push((key, v.to_string()));
+                    set_hint(&mut self.hint_text, &mut self.hint_spans, key, v);
                 }
             }
             Field::ImageLoc | Field::Video => {
                 let relation = if c.field == Field::ImageLoc { Relation::Image } else { Relation::Video };
-                let locator = field_locator(&self.entry_path, c.group, c.name);
-                let text = std::mem::take(&mut self.text);
-                entry.exts.push(Ext {
+                let start = end_of(&self.ext_text);
+                self.ext_text.push_str(&self.text);
+                self.exts.push(Ext {
                     relation,
-                    text,
-                    locator,
+                    text: (start, end_of(&self.ext_text)),
+                    at,
                     undefined: c.undefined,
                     overflow: c.overflow,
-                    hints: Vec::new(),
+                    hreflang: None,
                 });
             }
         }
@@ -788,29 +910,34 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         self.em.entries += 1;
         let relation = if self.root == Some(Root::Index) { Relation::Child } else { Relation::Loc };
         let base = (self.root == Some(Root::Atom)).then_some(&self.base);
-        let Entry { loc, direct_undefined, direct_overflow, hints, exts, .. } = entry;
+        let Entry { loc, direct_undefined, direct_overflow, .. } = entry;
+        let path = self.entry_path.as_str();
+        let hints = Hints::new(&self.hint_text, &self.hint_spans);
         if let Some(l) = loc {
-            self.em.value(relation, &self.loc_text, l.locator, l.undefined.as_deref(), l.overflow, hints, base);
+            let place = l.at.place(path);
+            self.em.value(relation, &self.loc_text, place, l.undefined.as_deref(), l.overflow, hints, base);
         } else if !trim(&self.direct).is_empty() || direct_overflow {
-            let locator = Locator::Xml(self.entry_path.clone());
-            self.em.value(relation, &self.direct, locator, direct_undefined.as_deref(), direct_overflow, hints, base);
+            let place = At::Entry.place(path);
+            self.em.value(relation, &self.direct, place, direct_undefined.as_deref(), direct_overflow, hints, base);
         } else {
             let what = match self.root {
                 Some(Root::Rss) => "item without <link>",
                 Some(Root::Atom) => "entry without an alternate <link>",
                 _ => "entry without <loc>",
             };
-            let path = &self.entry_path;
-            self.em.error_with(codes::MISSING_LOC, || (what.to_string(), Some(Locator::Xml(path.clone()))));
+            self.em.error_with(codes::MISSING_LOC, || (what.to_string(), Some(Locator::Xml(path.to_string()))));
         }
-        for ext in exts {
+        for ext in &self.exts {
+            let span = |(s, e): (u32, u32)| self.ext_text.get(s as usize..e as usize).unwrap_or_default();
+            let spans = ext.hreflang.map(|(s, e)| [("hreflang", s, e)]);
+            let hints = Hints::new(&self.ext_text, spans.as_ref().map_or(&[][..], |s| &s[..]));
             self.em.value(
                 ext.relation,
-                &ext.text,
-                ext.locator,
+                span(ext.text),
+                ext.at.place(path),
                 ext.undefined.as_deref(),
                 ext.overflow,
-                ext.hints,
+                hints,
                 base,
             );
         }

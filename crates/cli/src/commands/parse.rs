@@ -1,4 +1,11 @@
 //! `wellknown parse PROBE FILE --url URL ...`: interpret one local file as if fetched from URL.
+//!
+//! The sitemap probe's report is written while the file is parsed
+//! ([`wellknown_sitemap::write_report_streaming`]): a 50,000-URL file's candidates are never all in
+//! memory. The object holds the same keys and values as the serialised `Report`, candidates first.
+//! `--pretty` output is built in memory as for every other probe.
+
+use std::io::Write;
 
 use url::Url;
 use wellknown_core::{FetchMeta, RedirectHop, Report, Timestamp, probe_by_id, probes};
@@ -29,6 +36,10 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
     if let Some(first) = meta.redirect_chain.first() {
         meta.requested_url = first.url.clone();
     }
+    if probe.id() == wellknown_sitemap::PROBE_ID && meta.is_success() && !args.pretty {
+        let valid = stream_sitemap(&body, &meta)?;
+        return Ok(if valid { exit::FOUND } else { exit::NOTHING });
+    }
     let report = if meta.is_success() {
         probe.interpret(&body, &meta)
     } else {
@@ -41,4 +52,50 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
     let text = if args.pretty { serde_json::to_string_pretty(&report) } else { serde_json::to_string(&report) };
     super::print_line(&text.map_err(|e| e.to_string())?)?;
     Ok(if report.valid() { exit::FOUND } else { exit::NOTHING })
+}
+
+/// Writes the sitemap report of `body` to standard output as one JSON line, while parsing. Returns
+/// whether the report is valid. A closed pipe ends the process quietly, as `print_line` does.
+fn stream_sitemap(body: &[u8], meta: &FetchMeta) -> Result<bool, String> {
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    match write_sitemap_line(body, meta, &mut out).and_then(|valid| out.flush().map(|()| valid)) {
+        Ok(valid) => Ok(valid),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(format!("writing to standard output: {e}")),
+    }
+}
+
+/// The sitemap report as one JSON object and a newline (what the probe's `interpret` gives).
+fn write_sitemap_line(body: &[u8], meta: &FetchMeta, out: &mut impl Write) -> std::io::Result<bool> {
+    let valid =
+        wellknown_sitemap::write_report_streaming(body, meta, &wellknown_sitemap::Limits::default(), &mut *out)?;
+    out.write_all(b"\n")?;
+    Ok(valid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streamed_sitemap_report_equals_the_probe_report() {
+        let probe = probe_by_id("sitemap").expect("sitemap probe linked");
+        let bodies: [&[u8]; 3] = [
+            b"<urlset><url><loc>https://a.example/m/1</loc><lastmod>bad</lastmod></url>\
+              <url><loc>https://a.example/m/1</loc></url><url><loc>https://b.example/2</loc></url></urlset>",
+            b"<sitemapindex><sitemap><loc>https://a.example/m/c.xml</loc></sitemap></sitemapindex>",
+            b"https://a.example/m/a\nnot a url\n",
+        ];
+        for body in bodies {
+            let meta =
+                FetchMeta::synthetic(Url::parse("https://a.example/m/s.xml").unwrap(), None, Timestamp::UNIX_EPOCH);
+            let mut out = Vec::new();
+            let valid = write_sitemap_line(body, &meta, &mut out).unwrap();
+            assert_eq!(out.last(), Some(&b'\n'));
+            let streamed: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let report = probe.interpret(body, &meta);
+            assert_eq!(streamed, serde_json::to_value(&report).unwrap());
+            assert_eq!(valid, report.valid());
+        }
+    }
 }
