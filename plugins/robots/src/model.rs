@@ -36,7 +36,8 @@ impl Directive {
 pub struct UserAgent {
     /// 1-based line number.
     pub line: u32,
-    /// The value as written (comment removed, trimmed), e.g. `Googlebot`, `FooBot/1.0`, `*`.
+    /// The value as written (comment removed, trimmed), e.g. `Googlebot`, `FooBot/1.0`, `*`; octets
+    /// that are not valid UTF-8 are percent-encoded (`%E9`).
     pub value: String,
     /// The product token matched against crawlers: `*` for the global group, otherwise the leading
     /// run of `A-Z a-z 0-9 _ -` of the value (`FooBot/1.0` gives `FooBot`; may be empty, which
@@ -59,7 +60,9 @@ pub struct Rule {
     /// Allow or disallow.
     pub directive: Directive,
     /// The path pattern as written (comment removed, trimmed); may be empty (`Disallow:`), which
-    /// matches nothing. `*` is a wildcard and a final `$` anchors the end (section 2.2.3).
+    /// matches nothing. `*` is a wildcard and a final `$` anchors the end (section 2.2.3). Octets
+    /// that are not valid UTF-8 are percent-encoded (`Disallow: /caf\xE9/` gives `/caf%E9/`), the
+    /// form in which section 2.2.2 compares them, never replaced by U+FFFD.
     pub pattern: String,
 }
 
@@ -96,7 +99,7 @@ impl Group {
 pub struct Sitemap {
     /// 1-based line number.
     pub line: u32,
-    /// The value as written.
+    /// The value as written; octets that are not valid UTF-8 are percent-encoded (`%E1`).
     pub value: String,
     /// The value parsed as an absolute http(s) URL; None when it is relative or invalid (diagnosed).
     pub url: Option<Url>,
@@ -111,7 +114,8 @@ pub struct NonStandard {
     pub line: u32,
     /// Canonical lower-case field name (`crawl-delay`).
     pub name: &'static str,
-    /// The value as written (comment removed, trimmed).
+    /// The value as written (comment removed, trimmed); octets that are not valid UTF-8 are
+    /// percent-encoded.
     pub value: String,
     /// Index into [`RobotsTxt::groups`] of the group being declared when the line was read (the
     /// group whose `user-agent` lines precede it); None before the first `user-agent` line.

@@ -61,15 +61,28 @@ impl Sink {
     }
 }
 
-/// Lossy UTF-8 text of a value (robots.txt must be UTF-8; stray octets become U+FFFD in the text
-/// copy, while matching works on the octets themselves).
+/// The text of a value without loss: valid UTF-8 is kept as written and every octet that is not
+/// part of valid UTF-8 is percent-encoded (`/caf\xE9/` gives `/caf%E9/`). robots.txt must be UTF-8
+/// (RFC 9309 section 2.3); a Latin-1 octet is still an octet of the path, and RFC 9309 section 2.2.2
+/// compares `%E9` and the raw octet 0xE9 as the same octet, so the text copy matches exactly what the
+/// matcher matches (never U+FFFD, which would name another path).
 fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for &o in chunk.invalid() {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(o >> 4)]));
+            out.push(char::from(HEX[usize::from(o & 0x0F)]));
+        }
+    }
+    out
 }
 
-/// A short, printable excerpt for messages.
+/// A short, printable excerpt for messages (non-UTF-8 octets percent-encoded as in [`text`]).
 fn excerpt(b: &[u8]) -> String {
-    let s = String::from_utf8_lossy(b);
+    let s = text(b);
     let mut out: String = s.chars().take(60).collect();
     if s.chars().count() > 60 {
         out.push('…');
@@ -270,6 +283,10 @@ impl RobotsTxt {
     ///   line; anything else is diagnosed `unknown_directive` and ignored.
     /// * An HTML page (soft 404) is diagnosed `html_document` and parsed like any other text, which
     ///   yields nothing, as Google does.
+    /// * The file must be UTF-8 (section 2.3): every line that is not is diagnosed `invalid_utf8`
+    ///   (an error; at most 100, like every code). Matching works on the octets; the text copies
+    ///   ([`Rule::pattern`], [`Sitemap::value`], ...) carry each non-UTF-8 octet percent-encoded
+    ///   (`%E9`), which section 2.2.2 treats as the same octet.
     pub fn parse(body: &[u8]) -> RobotsTxt {
         let mut b = Builder {
             groups: Vec::new(),
@@ -298,7 +315,6 @@ impl RobotsTxt {
         let over = body.len() > PARSE_LIMIT;
         let mut lines = 0u32;
         let mut parsed_end = bom_len;
-        let mut utf8_reported = false;
         for line in Lines::new(text) {
             let end = bom_len + line.start + line.content.len();
             if over && end > PARSE_LIMIT {
@@ -314,12 +330,19 @@ impl RobotsTxt {
             }
             lines = line.number;
             parsed_end = end;
-            if !utf8_reported && !line.content.is_ascii() && std::str::from_utf8(line.content).is_err() {
-                utf8_reported = true;
+            if !line.content.is_ascii()
+                && let Err(e) = std::str::from_utf8(line.content)
+            {
+                let at = e.valid_up_to();
+                let octet = line.content.get(at).copied().unwrap_or_default();
                 b.sink.push(codes::INVALID_UTF8, || {
                     Diagnostic::error(
                         codes::INVALID_UTF8,
-                        "the file is not valid UTF-8 (RFC 9309 2.3); non-UTF-8 octets are matched as percent-encoded octets",
+                        format!(
+                            "the line is not valid UTF-8 (RFC 9309 2.3): octet 0x{octet:02X} at position {}; non-UTF-8 \
+                             octets are matched and listed percent-encoded (%{octet:02X})",
+                            at + 1
+                        ),
                         Some(Locator::Line(line.number)),
                     )
                 });
@@ -405,6 +428,48 @@ mod tests {
         let invalid = r.diagnostics().iter().filter(|d| d.code == "invalid_line").count();
         assert_eq!(invalid, 101);
         assert!(r.diagnostics().last().is_some_and(|d| d.message.starts_with("50 further")));
+    }
+
+    #[test]
+    fn non_utf8_octets_are_kept_percent_encoded_and_every_line_is_diagnosed() {
+        let r = RobotsTxt::parse(
+            b"User-agent: *\nDisallow: /caf\xE9/\nAllow: /na\xEFve$\nSitemap: https://latin.test/sitem\xE1p.xml\n\
+              Disallow: /ok/\xC3\xA9t\xE9\n",
+        );
+        let patterns: Vec<&str> = r.groups()[0].rules.iter().map(|x| x.pattern.as_str()).collect();
+        assert_eq!(patterns, ["/caf%E9/", "/na%EFve$", "/ok/ét%E9"]);
+        assert_eq!(r.sitemaps()[0].value, "https://latin.test/sitem%E1p.xml");
+        assert_eq!(r.sitemaps()[0].url.as_ref().map(Url::as_str), Some("https://latin.test/sitem%E1p.xml"));
+        let utf8: Vec<(Option<&Locator>, &str)> = r
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == "invalid_utf8")
+            .map(|d| (d.locator.as_ref(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            utf8.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [2, 3, 4, 5].map(Locator::Line).iter().map(Some).collect::<Vec<_>>()
+        );
+        assert!(utf8[0].1.contains("octet 0xE9 at position 15"), "{}", utf8[0].1);
+        // The matcher agrees with the text copy: the raw octet is %E9.
+        let v = r.check("x", "/caf%e9/menu");
+        assert!(!v.allowed);
+        assert_eq!(v.rule.map(|m| m.pattern), Some("/caf%E9/".to_string()));
+        assert!(r.check("x", "/ok/%C3%A9t%E9").rule.is_some());
+    }
+
+    #[test]
+    fn invalid_utf8_is_capped_per_code() {
+        let mut body = b"User-agent: *\n".to_vec();
+        for i in 0..130 {
+            body.extend_from_slice(format!("Disallow: /{i}/").as_bytes());
+            body.extend_from_slice(b"\xFF\n");
+        }
+        let r = RobotsTxt::parse(&body);
+        let n = r.diagnostics().iter().filter(|d| d.code == "invalid_utf8").count();
+        assert_eq!(n, 101);
+        assert!(r.diagnostics().iter().any(|d| d.message == "30 further `invalid_utf8` diagnostics not listed"));
+        assert_eq!(r.rule_count(), 130);
     }
 
     #[test]

@@ -128,6 +128,29 @@ fn leniency_and_odd_values() {
 }
 
 #[test]
+fn latin1_octets_become_percent_encoded_candidates() {
+    let body =
+        b"User-agent: *\nDisallow: /caf\xE9/\nAllow: /caf\xE9/menu$\nSitemap: https://latin.test/sitem\xE1p.xml\n";
+    let r = RobotsProbe.interpret(body, &meta("https://latin.test/robots.txt", Some("text/plain")));
+    let got: Vec<_> = r.candidates.iter().map(simple).collect();
+    assert_eq!(
+        got,
+        vec![
+            tuple("path", "robots_disallow", "/caf%E9/", 2),
+            tuple("url", "robots_disallow", "https://latin.test/caf%E9/", 2),
+            tuple("path", "robots_allow", "/caf%E9/menu$", 3),
+            tuple("url", "robots_allow", "https://latin.test/caf%E9/menu", 3),
+            tuple("sitemap", "robots_sitemap", "https://latin.test/sitem%E1p.xml", 4),
+        ]
+    );
+    let follow: Vec<_> = r.follow_ups.iter().map(|f| f.url.as_str()).collect();
+    assert_eq!(follow, ["https://latin.test/sitem%E1p.xml"]);
+    let lines: Vec<_> =
+        r.errors.iter().filter(|d| d.code == "invalid_utf8").map(|d| d.locator.clone()).collect::<Vec<_>>();
+    assert_eq!(lines, [Some(Locator::Line(2)), Some(Locator::Line(3)), Some(Locator::Line(4))]);
+}
+
+#[test]
 fn content_type_and_html() {
     let m = meta("https://a.example/robots.txt", Some("text/html; charset=utf-8"));
     let r = RobotsProbe.interpret(&fixture("archive.codeplex.com"), &m);
