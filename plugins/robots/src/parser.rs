@@ -16,14 +16,33 @@ use crate::pattern::{Compiled, Side, normalize, split_anchor};
 /// At most this many diagnostics of one code are kept; the rest are counted in one summary line.
 const MAX_PER_CODE: u32 = 100;
 
-/// Diagnostics with a per-code cap (an HTML page served as robots.txt has thousands of bad lines).
+/// Diagnostics with a per-code cap (a junk file has thousands of bad lines), and the quiet mode of
+/// an HTML body, whose lines are not diagnosed one by one.
 #[derive(Default)]
 struct Sink {
     list: Vec<Diagnostic>,
     counts: Vec<(&'static str, u32)>,
+    /// True once the body is diagnosed `html_document`: line-level diagnostics (syntax, values,
+    /// encoding) are counted in `quieted` instead of listed.
+    quiet: bool,
+    quieted: u32,
 }
 
 impl Sink {
+    /// A line-level diagnostic: listed as [`Sink::push`] does, or only counted for an HTML body.
+    fn line_diagnostic(&mut self, code: &'static str, d: impl FnOnce() -> Diagnostic) {
+        if self.quiet {
+            self.quieted = self.quieted.saturating_add(1);
+        } else {
+            self.push(code, d);
+        }
+    }
+
+    /// A line-level warning (see [`Sink::line_diagnostic`]).
+    fn line(&mut self, code: &'static str, line: u32, message: impl FnOnce() -> String) {
+        self.line_diagnostic(code, || Diagnostic::warning(code, message(), Some(Locator::Line(line))));
+    }
+
     fn push(&mut self, code: &'static str, d: impl FnOnce() -> Diagnostic) {
         let n = match self.counts.iter_mut().find(|(c, _)| *c == code) {
             Some((_, n)) => {
@@ -116,7 +135,7 @@ impl Builder {
         let global = value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| crate::lexer::is_ws(b));
         let token = if global { "*".to_string() } else { product_token(&String::from_utf8_lossy(value)).to_string() };
         if token.len() != value.len() {
-            self.sink.warn(codes::INVALID_PRODUCT_TOKEN, line, || {
+            self.sink.line(codes::INVALID_PRODUCT_TOKEN, line, || {
                 if token.is_empty() {
                     format!(
                         "user-agent `{}` has no product token (letters, digits, `_`, `-`); it matches no crawler",
@@ -143,13 +162,13 @@ impl Builder {
 
     fn rule(&mut self, line: u32, directive: Directive, value: &[u8]) {
         if !value.is_empty() && !matches!(value.first(), Some(b'/' | b'*')) {
-            self.sink.warn(codes::INVALID_PATTERN, line, || {
+            self.sink.line(codes::INVALID_PATTERN, line, || {
                 format!("path pattern `{}` starts with neither `/` nor `*`; it never matches", excerpt(value))
             });
         }
         let rule = Rule { line, directive, pattern: text(value) };
         let Some(gi) = self.current else {
-            self.sink.warn(codes::RULE_OUTSIDE_GROUP, line, || {
+            self.sink.line(codes::RULE_OUTSIDE_GROUP, line, || {
                 format!("`{}` appears before any user-agent line; ignored (RFC 9309 2.2)", directive.as_str())
             });
             self.orphan_rules.push(rule);
@@ -178,13 +197,13 @@ impl Builder {
         let url = match Url::parse(&raw) {
             Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
             Err(url::ParseError::RelativeUrlWithoutBase) if !raw.is_empty() => {
-                self.sink.warn(codes::RELATIVE_SITEMAP_URL, line, || {
+                self.sink.line(codes::RELATIVE_SITEMAP_URL, line, || {
                     format!("sitemap `{}` is a relative reference; sitemaps.org requires a full URL", excerpt(value))
                 });
                 None
             }
             _ => {
-                self.sink.warn(codes::INVALID_SITEMAP_URL, line, || {
+                self.sink.line(codes::INVALID_SITEMAP_URL, line, || {
                     format!("sitemap `{}` is not an http(s) URL", excerpt(value))
                 });
                 None
@@ -196,13 +215,13 @@ impl Builder {
     fn nonstandard(&mut self, line: u32, name: &'static str, value: &[u8]) {
         let entry = NonStandard { line, name, value: text(value), group: self.current };
         if name == "crawl-delay" && entry.seconds().is_none() {
-            self.sink.warn(codes::INVALID_CRAWL_DELAY, line, || {
+            self.sink.line(codes::INVALID_CRAWL_DELAY, line, || {
                 format!("crawl-delay `{}` is not a non-negative number of seconds", excerpt(value))
             });
         }
         if name == "host" && host_directive(&entry.value).is_none() {
             self.sink
-                .warn(codes::INVALID_HOST_DIRECTIVE, line, || format!("host `{}` is not a host name", excerpt(value)));
+                .line(codes::INVALID_HOST_DIRECTIVE, line, || format!("host `{}` is not a host name", excerpt(value)));
         }
         self.nonstandard.push(entry);
     }
@@ -210,7 +229,7 @@ impl Builder {
     fn line(&mut self, number: u32, content: &[u8]) {
         match record(content) {
             Record::Blank => {}
-            Record::Invalid => self.sink.warn(codes::INVALID_LINE, number, || {
+            Record::Invalid => self.sink.line(codes::INVALID_LINE, number, || {
                 format!("`{}` is not a `field: value` record; ignored", excerpt(content))
             }),
             Record::KeyValue { key, value, colon } => {
@@ -225,12 +244,12 @@ impl Builder {
                 };
                 if field != Field::Unknown {
                     if !colon {
-                        self.sink.warn(codes::MISSING_COLON, number, || {
+                        self.sink.line(codes::MISSING_COLON, number, || {
                             format!("no colon after `{}`; read as `{canonical}: {}`", excerpt(key), excerpt(value))
                         });
                     }
                     if !exact {
-                        self.sink.warn(codes::MISSPELLED_DIRECTIVE, number, || {
+                        self.sink.line(codes::MISSPELLED_DIRECTIVE, number, || {
                             format!("`{}` read as `{canonical}` (Google accepts it; RFC 9309 does not)", excerpt(key))
                         });
                     }
@@ -241,7 +260,7 @@ impl Builder {
                     Field::Disallow => self.rule(number, Directive::Disallow, value),
                     Field::Sitemap => self.sitemap(number, value),
                     Field::NonStandard(name) => self.nonstandard(number, name, value),
-                    Field::Unknown => self.sink.warn(codes::UNKNOWN_DIRECTIVE, number, || {
+                    Field::Unknown => self.sink.line(codes::UNKNOWN_DIRECTIVE, number, || {
                         format!("unknown field `{}`; ignored", excerpt(key))
                     }),
                 }
@@ -282,7 +301,9 @@ impl RobotsTxt {
     /// * `sitemap`, and the non-standard records listed on [`NonStandard`], are recorded with their
     ///   line; anything else is diagnosed `unknown_directive` and ignored.
     /// * An HTML page (soft 404) is diagnosed `html_document` and parsed like any other text, which
-    ///   yields nothing, as Google does.
+    ///   yields nothing, as Google does. Its lines are then not diagnosed one by one (no
+    ///   `invalid_line`, `unknown_directive`, `invalid_utf8`, ... per line): the `html_document`
+    ///   message gives their count instead.
     /// * The file must be UTF-8 (section 2.3): every line that is not is diagnosed `invalid_utf8`
     ///   (an error; at most 100, like every code). Matching works on the octets; the text copies
     ///   ([`Rule::pattern`], [`Sitemap::value`], ...) carry each non-UTF-8 octet percent-encoded
@@ -303,7 +324,8 @@ impl RobotsTxt {
         if bom_len == 3 {
             b.sink.warn(codes::BOM, 1, || "the file starts with a UTF-8 byte-order mark (skipped)".to_string());
         }
-        if looks_like_html(body) {
+        let html = looks_like_html(body);
+        if html {
             b.sink.push(codes::HTML_DOCUMENT, || {
                 Diagnostic::warning(
                     codes::HTML_DOCUMENT,
@@ -311,6 +333,7 @@ impl RobotsTxt {
                     Some(Locator::Line(1)),
                 )
             });
+            b.sink.quiet = true;
         }
         let over = body.len() > PARSE_LIMIT;
         let mut lines = 0u32;
@@ -335,7 +358,7 @@ impl RobotsTxt {
             {
                 let at = e.valid_up_to();
                 let octet = line.content.get(at).copied().unwrap_or_default();
-                b.sink.push(codes::INVALID_UTF8, || {
+                b.sink.line_diagnostic(codes::INVALID_UTF8, || {
                     Diagnostic::error(
                         codes::INVALID_UTF8,
                         format!(
@@ -351,6 +374,15 @@ impl RobotsTxt {
         }
         if !over {
             parsed_end = body.len();
+        }
+        if b.sink.quieted > 0
+            && let Some(d) = b.sink.list.iter_mut().find(|d| d.code == codes::HTML_DOCUMENT)
+        {
+            d.message = format!(
+                "an HTML page was served as robots.txt; its lines are not records, so it declares no rule \
+                 ({} line-level diagnostics not listed)",
+                b.sink.quieted
+            );
         }
         let index = Index::build(&b.groups, b.compiled, b.arena);
         RobotsTxt {
@@ -470,6 +502,25 @@ mod tests {
         assert_eq!(n, 101);
         assert!(r.diagnostics().iter().any(|d| d.message == "30 further `invalid_utf8` diagnostics not listed"));
         assert_eq!(r.rule_count(), 130);
+    }
+
+    #[test]
+    fn html_body_gets_one_diagnostic_not_one_per_line() {
+        let page = b"<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>\n<p>caf\xE9</p>\n\
+                     Disallow: /x\n</body></html>\n";
+        let r = RobotsTxt::parse(page);
+        assert_eq!(codes_of(&r), ["html_document"]);
+        assert_eq!(
+            r.diagnostics()[0].message,
+            "an HTML page was served as robots.txt; its lines are not records, so it declares no rule \
+             (7 line-level diagnostics not listed)"
+        );
+        // Still parsed as Google does: the stray rule is an orphan, ignored by matching.
+        assert_eq!(r.orphan_rules().len(), 1);
+        assert!(r.check("x", "/x").allowed);
+        // The same lines in a text file are diagnosed one by one.
+        let text = RobotsTxt::parse(b"<p>x</p>\nfoo bar baz\n");
+        assert_eq!(codes_of(&text), ["invalid_line", "invalid_line"]);
     }
 
     #[test]

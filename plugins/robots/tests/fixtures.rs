@@ -47,6 +47,14 @@ fn html_error_pages_declare_nothing() {
     for host in ["103.88.218.109", "misuse.ncbi.nlm.nih.gov", "archive.codeplex.com"] {
         let (_, r) = load(host);
         assert_eq!(count(&r, "html_document"), 1, "{host}");
+        // One diagnostic for the page, not one per line (at most a BOM besides).
+        let other: Vec<&str> = r
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.as_str())
+            .filter(|c| !matches!(*c, "html_document" | "bom"))
+            .collect();
+        assert!(other.is_empty(), "{host}: {other:?}");
         assert!(r.groups().is_empty(), "{host}");
         assert!(r.sitemaps().is_empty(), "{host}");
         assert!(r.check("Googlebot", "/anything").allowed, "{host}");
