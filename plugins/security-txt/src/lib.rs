@@ -14,6 +14,7 @@
 //! [`FetchMeta`]: wellknown_core::FetchMeta
 //! [`Report`]: wellknown_core::Report
 
+mod cap;
 pub mod codes;
 pub mod parser;
 pub mod probe;
@@ -21,6 +22,7 @@ pub mod signed;
 pub mod values;
 pub mod verify;
 
+pub use cap::MAX_DIAGNOSTICS_PER_CODE;
 pub use parser::{MAX_PARSE_BYTES, PROBE_ID, RECOMMENDED_MAX_BYTES, parse, parse_with_key};
 pub use probe::SecurityTxtProbe;
 pub use signed::SignedDocument;

@@ -16,6 +16,7 @@ use wellknown_core::diag::codes as shared;
 use wellknown_core::media::{MediaType, looks_like_html, strip_bom};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Host, Locator, Report, Timestamp};
 
+use crate::cap::Capped;
 use crate::codes;
 use crate::signed::{self, Line};
 use crate::values::{DateTimeError, is_language_tag, is_uri, parse_rfc3339};
@@ -96,8 +97,10 @@ fn at(line: u32) -> Option<Locator> {
 /// (no key is supplied); see [`parse_with_key`].
 ///
 /// The report has kind `security.txt` (or `html` when an HTML page was served), every diagnostic
-/// with its line, candidates (`contact`, `url`, `host`, `key`) and facts `covers_host`, `signed`,
-/// `signature` (when signed), `expires`, `preferred_languages`, `unknown_fields`.
+/// with its line (at most [`MAX_DIAGNOSTICS_PER_CODE`](crate::MAX_DIAGNOSTICS_PER_CODE) per code,
+/// the rest counted in the fact `suppressed_diagnostics`), candidates (`contact`, `url`, `host`,
+/// `key`) and facts `covers_host`, `signed`, `signature` (when signed), `expires`,
+/// `preferred_languages`, `unknown_fields`.
 pub fn parse(body: &[u8], meta: &FetchMeta) -> Report {
     parse_with_key(body, meta, None)
 }
@@ -107,7 +110,7 @@ pub fn parse(body: &[u8], meta: &FetchMeta) -> Report {
 /// (with an `invalid_signature` error) or `not_checked` (the key is unreadable or is not the key that
 /// signed).
 pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) -> Report {
-    let mut report = Report::new(PROBE_ID, &meta.url, PROBE_ID);
+    let mut report = Capped::new(Report::new(PROBE_ID, &meta.url, PROBE_ID));
     let covered = meta.requested_url.host().map(|h| Host::from(h).name());
     report.fact("covers_host", covered.map_or(serde_json::Value::Null, serde_json::Value::from));
     transport_checks(&mut report, meta, body.len());
@@ -129,7 +132,7 @@ pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) 
             at(1),
         );
         report.fact("signed", false);
-        return report;
+        return report.finish();
     }
     let text = match std::str::from_utf8(body) {
         Ok(t) => std::borrow::Cow::Borrowed(t),
@@ -184,11 +187,11 @@ pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) 
             report.fact("hash_headers", doc.hash_headers.clone());
         }
     }
-    report
+    report.finish()
 }
 
 /// `insecure_transport`, `legacy_location`, media type, charset and size.
-fn transport_checks(report: &mut Report, meta: &FetchMeta, len: usize) {
+fn transport_checks(report: &mut Capped, meta: &FetchMeta, len: usize) {
     if meta.url.scheme() == "http" {
         report.error(shared::INSECURE_TRANSPORT, "fetched over plain http; RFC 9116 section 3 requires https", None);
     }
@@ -233,7 +236,7 @@ fn transport_checks(report: &mut Report, meta: &FetchMeta, len: usize) {
 }
 
 /// Reads every line by the grammar of RFC 9116 section 4 and returns the fields.
-fn read_fields(report: &mut Report, lines: &[Line]) -> Vec<Field> {
+fn read_fields(report: &mut Capped, lines: &[Line]) -> Vec<Field> {
     let mut fields = Vec::new();
     for l in lines {
         let text = l.text.trim_end_matches([' ', '\t']);
@@ -295,7 +298,7 @@ fn read_fields(report: &mut Report, lines: &[Line]) -> Vec<Field> {
 }
 
 /// Per-field rules, candidates and the file-level rules.
-fn check_fields(report: &mut Report, meta: &FetchMeta, fields: &[Field]) {
+fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
     let mut seen: HashSet<(CandidateKind, String, String)> = HashSet::new();
     let mut add = |report: &mut Report, kind: CandidateKind, relation: &str, value: String, line: u32| {
         if seen.insert((kind, relation.to_string(), value.clone())) {
@@ -461,7 +464,7 @@ fn web_candidates(
 /// Checks a URI-valued field: `not_a_uri` unless it is an RFC 3986 URI the `url` crate reads,
 /// `insecure_uri` for `http:`. Returns the parsed URL when the `url` crate reads it (even when it is
 /// not a strict URI, so candidates are still extracted).
-fn uri_value(report: &mut Report, f: &Field) -> Option<Url> {
+fn uri_value(report: &mut Capped, f: &Field) -> Option<Url> {
     let parsed = Url::parse(&f.value).ok();
     if f.value.is_empty() {
         report.error(
@@ -490,7 +493,7 @@ fn uri_value(report: &mut Report, f: &Field) -> Option<Url> {
 }
 
 /// `expired` before the fetch instant, `long_expiry` more than one calendar year after it.
-fn check_expiry(report: &mut Report, now: Timestamp, expires: Timestamp, fields: &[Field]) {
+fn check_expiry(report: &mut Capped, now: Timestamp, expires: Timestamp, fields: &[Field]) {
     let line = fields.iter().find(|f| f.kind == FieldName::Expires).map(|f| f.line);
     if expires < now {
         report.error(

@@ -269,3 +269,32 @@ fn large_files_are_flagged() {
     assert!(r.valid());
     assert!(r.has_code("too_large"));
 }
+
+#[test]
+fn diagnostics_are_capped_per_code_with_a_count() {
+    // Half a million junk lines: the first MiB is read, each line is an invalid_line, but only 100
+    // are listed and the rest are counted.
+    let mut body = String::new();
+    for i in 0..150 {
+        body.push_str(&format!("X-Junk-{i}: y\n"));
+    }
+    body.push_str(GOOD);
+    for i in 0..500_000 {
+        body.push_str(&format!("junk line {i}\n"));
+    }
+    let read = &body.as_bytes()[..wellknown_security_txt::MAX_PARSE_BYTES];
+    let read_lines = read.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    let junk_lines = read_lines - 150 - 2;
+    let r = run(&body);
+    let count = |code: &str| r.errors.iter().chain(&r.warnings).filter(|d| d.code == code).count();
+    assert_eq!(count("invalid_line"), wellknown_security_txt::MAX_DIAGNOSTICS_PER_CODE as usize);
+    assert_eq!(count("unknown_field"), 100);
+    assert_eq!(line_of(&r, "invalid_line"), Some(Locator::Line(153)));
+    assert_eq!(
+        r.facts["suppressed_diagnostics"],
+        serde_json::json!({"invalid_line": junk_lines - 100, "unknown_field": 50})
+    );
+    // The file-level findings are still there, and the report stays small.
+    assert!(r.has_code("too_large") && r.has_code("missing_final_newline"));
+    assert!(serde_json::to_string(&r).expect("json").len() < 64 * 1024);
+}
