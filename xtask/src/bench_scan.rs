@@ -4,12 +4,15 @@
 //! 1. Builds the release binaries (`wellknown`, `fixture-server`).
 //! 2. Lays out N fixture origins (`oNNNN.bench.test`, default 2,000) in `target/bench-scan/sites`,
 //!    each a symlink to one of the real-world fixture sites, so every origin has real documents.
-//! 3. Serves them with `fixture-server` (plain HTTP on loopback; it answers for any Host).
-//! 4. Scans `http://oNNNN.bench.test` with every plugin, verification and depth 1 on, the store on
-//!    (`target/bench-scan/wellknown.db`), politeness relaxed for loopback (`--rate 0`), and samples
-//!    the scan's peak resident memory (VmHWM) while it runs.
-//! 5. Replays the same requests (methods, hosts, paths, taken from the scan's records) against the
-//!    same fixture server with `wrk` (installed with apt-get when missing): the ceiling.
+//! 3. Serves them with `fixture-server` (HTTPS and HTTP on loopback, a throwaway CA; it answers for
+//!    any Host).
+//! 4. Scans `https://oNNNN.bench.test` with the product's defaults — every plugin, verification,
+//!    depth 1, the store (`target/bench-scan/wellknown.db`), 16 units at a time, 2 requests per host
+//!    — except `--rate 0` (no per-host request spacing on loopback), and samples the scan's peak
+//!    resident memory (VmHWM) while it runs.
+//! 5. Replays the same requests (hosts and paths taken from the scan's records; HEAD sent as GET,
+//!    which wrk cannot read) against the same fixture server with `wrk` over HTTPS with keep-alive
+//!    (installed with apt-get when missing): the ceiling.
 //! 6. Prints origins/s, requests/s, the ratio to the ceiling and the peak RSS.
 //!
 //! Not part of `cargo test`: it takes a minute and needs `wrk`.
@@ -30,7 +33,7 @@ struct Options {
 }
 
 fn options(args: &[String]) -> anyhow::Result<Options> {
-    let mut o = Options { origins: 2000, concurrency: 64, seconds: 10 };
+    let mut o = Options { origins: 2000, concurrency: 16, seconds: 10 };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
@@ -53,21 +56,27 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let work = root.join("target").join("bench-scan");
     let sites = lay_out(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins)?;
 
+    let ca = work.join("ca.pem");
     let mut server = Command::new(bin.join("fixture-server"))
         .arg("--root")
         .arg(&sites)
+        .arg("--tls")
+        .arg("--ca-out")
+        .arg(&ca)
         .stdout(Stdio::piped())
         .spawn()
         .context("starting fixture-server")?;
     let mut first = String::new();
     BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
-    let port: u16 = first
-        .split_whitespace()
-        .find_map(|p| p.strip_prefix("http="))
-        .and_then(|a| a.rsplit_once(':'))
-        .and_then(|(_, p)| p.parse().ok())
-        .with_context(|| format!("fixture-server said {first:?}"))?;
-    let result = measure(&bin, &work, port, &opts);
+    let port = |key: &str| -> Option<u16> {
+        first
+            .split_whitespace()
+            .find_map(|p| p.strip_prefix(key))
+            .and_then(|a| a.rsplit_once(':'))
+            .and_then(|(_, p)| p.parse().ok())
+    };
+    let ports = port("http=").zip(port("https=")).with_context(|| format!("fixture-server said {first:?}"))?;
+    let result = measure(&bin, &work, ports, &ca, &opts);
     let _ = server.kill();
     let _ = server.wait();
     result
@@ -109,16 +118,16 @@ fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
     for i in 0..n {
         let host = format!("o{i:04}.bench.test");
         std::os::unix::fs::symlink(&real[i % real.len()], sites.join(&host))?;
-        list.push_str(&format!("http://{host}\n"));
+        list.push_str(&format!("https://{host}\n"));
     }
     std::fs::write(work.join("targets.txt"), list)?;
     eprintln!("xtask: {n} origins over {} real-world fixture sites", real.len());
     Ok(sites)
 }
 
-/// `http://host[:port]/path?query#fragment` -> (host, `/path?query`); None for other schemes.
+/// `http(s)://host[:port]/path?query#fragment` -> (host, `/path?query`); None for other schemes.
 fn split_http(url: &str) -> Option<(String, String)> {
-    let rest = url.strip_prefix("http://")?;
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"))?;
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, "/"),
@@ -136,7 +145,7 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result<()> {
+fn measure(bin: &Path, work: &Path, (http, https): (u16, u16), ca: &Path, opts: &Options) -> anyhow::Result<()> {
     let db = work.join("wellknown.db");
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
@@ -147,10 +156,14 @@ fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result
         .arg("scan")
         .arg("--list")
         .arg(work.join("targets.txt"))
-        .args(["--allow-private", "--quiet", "--rate", "0", "--per-host", "4"])
+        .args(["--allow-private", "--quiet", "--rate", "0"])
         .args(["--concurrency", &opts.concurrency.to_string()])
         .arg("--connect-to")
-        .arg(format!(":80:127.0.0.1:{port}"))
+        .arg(format!(":443:127.0.0.1:{https}"))
+        .arg("--connect-to")
+        .arg(format!(":80:127.0.0.1:{http}"))
+        .arg("--ca-cert")
+        .arg(ca)
         .arg("--db")
         .arg(&db)
         .arg("--output")
@@ -207,23 +220,28 @@ fn measure(bin: &Path, work: &Path, port: u16, opts: &Options) -> anyhow::Result
     anyhow::ensure!(!requests.is_empty(), "the scan made no request");
     let scan_rps = requests.len() as f64 / elapsed;
 
-    // The ceiling: the same requests replayed by wrk.
-    let script = work.join("replay.lua");
-    let mut lua = std::fs::File::create(&script)?;
-    writeln!(lua, "local reqs = {{")?;
-    for (m, h, p) in &requests {
-        writeln!(lua, "  {{{:?}, {:?}, {:?}}},", m, h, p)?;
+    // The ceiling: the same requests replayed by wrk (a request list read at start-up: a Lua
+    // table literal of 100,000 entries is over LuaJIT's constant limit).
+    let list = work.join("replay.txt");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&list)?);
+    for (_, h, p) in &requests {
+        writeln!(f, "{h} {p}")?;
     }
-    writeln!(
-        lua,
-        "}}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #reqs then i = 1 end\n  local r = reqs[i]\n  return wrk.format(r[1], r[3], {{[\"Host\"] = r[2]}})\nend"
+    f.flush()?;
+    drop(f);
+    let script = work.join("replay.lua");
+    std::fs::write(
+        &script,
+        format!(
+            "local reqs = {{}}\nfor line in io.lines({:?}) do\n  local h, p = line:match(\"^(%S+) (.*)$\")\n  reqs[#reqs + 1] = {{h, p}}\nend\nlocal i = 0\nrequest = function()\n  i = i + 1\n  if i > #reqs then i = 1 end\n  local r = reqs[i]\n  return wrk.format(\"GET\", r[2], {{[\"Host\"] = r[1]}})\nend\n",
+            list.display().to_string()
+        ),
     )?;
-    drop(lua);
     let wrk = Command::new("wrk")
         .args(["-t", "2", "-c", &opts.concurrency.to_string(), "-d", &format!("{}s", opts.seconds)])
         .arg("-s")
         .arg(&script)
-        .arg(format!("http://127.0.0.1:{port}/"))
+        .arg(format!("https://127.0.0.1:{https}/"))
         .output()
         .context("running wrk")?;
     let wrk_out = String::from_utf8_lossy(&wrk.stdout);

@@ -52,8 +52,8 @@ fn robots_paths_and_sitemaps_are_verified_and_out_of_scope_is_never_requested() 
     assert_eq!(verdict(&v, "https://verify.test/sitemap-gone.xml"), ("gone".into(), 404.into()));
     assert_eq!(verdict(&v, "https://verify.test/sitemap-auth.xml"), ("auth_required".into(), 401.into()));
     assert_eq!(v["https://verify.test/sitemap-alive.xml"].3, "document");
-    // The out-of-scope sitemap is recorded, with its verdict, and never requested.
-    assert_eq!(verdict(&v, "https://elsewhere.test/sitemap.xml"), ("out_of_scope".into(), Value::Null));
+    // The out-of-scope sitemap is recorded (no verdict: it is not verified) and never requested.
+    assert!(!v.contains_key("https://elsewhere.test/sitemap.xml"));
     let cand = records.iter().find(|r| r["type"] == "candidate" && r["value"] == "https://elsewhere.test/sitemap.xml");
     assert_eq!(cand.map(|c| c["in_scope"].clone()), Some(Value::Bool(false)));
     assert!(requests_to(&server, "elsewhere.test").is_empty(), "{:?}", server.requests());
@@ -64,7 +64,10 @@ fn robots_paths_and_sitemaps_are_verified_and_out_of_scope_is_never_requested() 
     assert_eq!(seen.iter().filter(|(_, p)| p == "/sitemap-alive.xml").count(), 1, "{seen:?}");
     let summary = records.last().unwrap();
     assert_eq!(summary["type"], "summary");
-    assert_eq!(summary["verifications"], 9, "5 paths, 4 sitemaps (the sitemap's own URL is a path already verified)");
+    assert_eq!(
+        summary["verifications"], 8,
+        "5 paths, 3 sitemaps in scope (the sitemap's own URL is a path already verified)"
+    );
     // The store has the same verdicts.
     let out = common::wellknown_in(dir.path(), &["candidates", "--status", "auth_required"]);
     let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
@@ -75,6 +78,8 @@ fn robots_paths_and_sitemaps_are_verified_and_out_of_scope_is_never_requested() 
     );
     let out = common::wellknown_in(dir.path(), &["candidates", "--kind", "sitemap", "--in-scope", "--status", "gone"]);
     assert_eq!(std::str::from_utf8(&out.stdout).unwrap(), "https://verify.test/sitemap-gone.xml\n");
+    let out = common::wellknown_in(dir.path(), &["candidates", "--status", "out_of_scope"]);
+    assert_eq!(std::str::from_utf8(&out.stdout).unwrap(), "https://elsewhere.test/sitemap.xml\n");
 }
 
 #[test]

@@ -20,6 +20,7 @@
 //!
 //! [`WellKnownProbe`]: wellknown_core::WellKnownProbe
 
+mod compact;
 mod config;
 mod context;
 mod feedback;

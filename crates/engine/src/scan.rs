@@ -3,6 +3,7 @@
 //! revealed first; revealed hosts, origins and issuers feed back into the frontier.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -11,10 +12,11 @@ use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinSet;
 use url::Url;
 use wellknown_core::{
-    CandidateKind, Document, Evidence, FetchPolicy, FetchRequest, FollowUp, Host, Origin, ProbeContext, Severity,
-    Target, WellKnownProbe, probes,
+    CandidateKind, Evidence, FetchPolicy, FetchRequest, FollowUp, Host, Origin, ProbeContext, Severity, Target,
+    WellKnownProbe, probes,
 };
 
+use crate::compact::{Prepared, prepare};
 use crate::config::ScanConfig;
 use crate::context::{Net, ScanContext, Via};
 use crate::feedback;
@@ -91,7 +93,10 @@ impl Frontier {
 #[derive(Default)]
 struct Shared {
     visited: Mutex<HashSet<(String, String)>>,
-    seen: Mutex<HashSet<(CandidateKind, String)>>,
+    /// Candidates seen in this scan, by a 128-bit digest of (kind, value): a scan of millions of
+    /// candidates keeps 16 bytes for each instead of its value.
+    seen: Mutex<HashSet<u128>>,
+    seen_keys: (RandomState, RandomState),
     totals: Mutex<Summary>,
     frontier: Mutex<Frontier>,
     wake: Notify,
@@ -356,13 +361,13 @@ impl Engine {
             if !shared.visit(probe.id(), first, cx.via.as_ref()) {
                 continue;
             }
-            for doc in probe.run(&target, cx as &dyn ProbeContext).await {
+            for doc in prepare(probe.run(&target, cx as &dyn ProbeContext).await) {
                 self.emit_document(run, doc, 0, cx, shared, out).await;
             }
         }
         self.drain(run, cx, shared, out).await;
         if self.config.all_registered {
-            for doc in crate::registered::inventory(origin, &self.probes, cx).await {
+            for doc in prepare(crate::registered::inventory(origin, &self.probes, cx).await) {
                 self.emit_document(run, doc, 0, cx, shared, out).await;
             }
         }
@@ -389,7 +394,7 @@ impl Engine {
                 role: p.follow_up.role.clone(),
                 declared_by: vec![p.declared_by],
             };
-            for doc in probe.run(&target, cx as &dyn ProbeContext).await {
+            for doc in prepare(probe.run(&target, cx as &dyn ProbeContext).await) {
                 self.emit_document(run, doc, p.hop, cx, shared, out).await;
             }
         }
@@ -468,7 +473,7 @@ impl Engine {
             let Ok(url) = Url::parse(value) else { continue };
             let unrequested = |status| verify::unrequested(*kind, value, &run.label, status, now);
             if !self.config.scope.contains_url(&url) {
-                records[i] = Some(unrequested(VerifyStatus::OutOfScope));
+                // Not a candidate for verification (filtered when queued); never requested.
                 continue;
             }
             if let Some(f) = lock(&shared.fetched).get(value) {
@@ -565,12 +570,13 @@ impl Engine {
     async fn emit_document(
         &self,
         run: &mut UnitRun,
-        doc: Document,
+        prepared: Prepared,
         hop: u32,
         cx: &ScanContext,
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
+        let Prepared { doc, candidates } = prepared;
         run.documents += 1;
         let meta = &doc.meta;
         if meta.status.is_some() {
@@ -636,7 +642,9 @@ impl Engine {
             t.errors += errors;
             t.warnings += warnings;
         }
-        for c in report.candidates {
+        for compact in candidates {
+            let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, compact.kind, compact.value()));
+            let c = compact.into_candidate();
             let evidence = Evidence {
                 document_url: meta.url.clone(),
                 probe: doc.probe.clone(),
@@ -644,16 +652,17 @@ impl Engine {
                 status: meta.status,
                 locator: c.locator.clone(),
             };
-            let first = lock(&shared.seen).insert((c.kind, c.value.clone()));
             if first {
                 run.candidates += 1;
                 lock(&shared.totals).candidates += 1;
-                if self.config.verify && verify::verifiable(c.kind) {
+                let in_scope = self.in_scope(c.kind, &c.value);
+                // Out of scope: the candidate record says so (`in_scope: false`); nothing to verify.
+                if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) {
                     run.to_verify.push((c.kind, c.value.clone()));
                 }
                 let (kind, value) = (c.kind, c.value.clone());
                 let rec = Record::Candidate(CandidateRecord {
-                    in_scope: self.in_scope(c.kind, &c.value),
+                    in_scope,
                     kind: c.kind,
                     relation: c.relation,
                     value: c.value,
@@ -687,6 +696,19 @@ impl Engine {
             _ => None,
         }
     }
+}
+
+/// The `seen` key of a candidate: two SipHash digests of (kind, value) under the scan's two random
+/// keys. A collision (about 2^-64 for a billion candidates, and not something a document can aim
+/// for without the keys) would only turn a first sighting into an `evidence` record.
+fn seen_key(keys: &(RandomState, RandomState), kind: CandidateKind, value: &str) -> u128 {
+    let digest = |state: &RandomState| {
+        let mut h = state.build_hasher();
+        kind.hash(&mut h);
+        value.hash(&mut h);
+        h.finish()
+    };
+    (u128::from(digest(&keys.0)) << 64) | u128::from(digest(&keys.1))
 }
 
 /// Failures that mean nothing was sent (no verdict to reuse).

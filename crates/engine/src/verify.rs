@@ -2,7 +2,8 @@
 //!
 //! Kinds verified: `url`, `sitemap`, `endpoint` (fetchable URLs). Procedure for one URL:
 //!
-//! 1. out of scope: status `out_of_scope`, nothing requested;
+//! 1. out of scope: nothing requested and no verdict (the candidate record's `in_scope: false` says
+//!    it; `wellknown candidates` shows such values with the status `out_of_scope`);
 //! 2. already fetched as a document in this scan (a sitemap the robots.txt declared, a JWKS): that
 //!    fetch is the verdict (`source: document`), nothing requested again;
 //! 3. otherwise a HEAD (redirects followed, each hop scope-checked, at most five), then a GET with a
@@ -45,7 +46,8 @@ pub enum VerifyStatus {
     Timeout,
     /// Another failure (`protocol`, `body_too_large`, `unsupported_url`).
     Failure,
-    /// Outside the scan scope: recorded, never requested.
+    /// Outside the scan scope: never requested (what `wellknown candidates` shows for out-of-scope
+    /// values; the scan emits no verification record for them).
     OutOfScope,
     /// `--obey-robots` and the URL's robots.txt disallows it for this scanner: not requested.
     DisallowedByRobots,

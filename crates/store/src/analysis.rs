@@ -12,6 +12,9 @@ use crate::model::{DOCUMENT_NODE, DocumentRow, GraphData, NodeRow, ScanId};
 /// The verdict name of a value never verified.
 pub const UNVERIFIED: &str = "unverified";
 
+/// The status of a value outside the scope (never requested, so never verified).
+pub const OUT_OF_SCOPE: &str = "out_of_scope";
+
 /// Filters of `wellknown candidates`.
 #[derive(Debug, Clone, Default)]
 pub struct CandidateQuery {
@@ -32,7 +35,8 @@ pub struct CandidateRow {
     pub value: String,
     /// Scope (null for kinds without a host).
     pub in_scope: Option<bool>,
-    /// Latest verification verdict, or `unverified`.
+    /// Latest verification verdict, else `out_of_scope` for a value outside the scope, else
+    /// `unverified`.
     pub status: String,
     /// HTTP status of that verdict.
     pub http_status: Option<u16>,
@@ -69,7 +73,12 @@ pub fn candidates(g: &GraphData, q: &CandidateQuery, now: Timestamp) -> Vec<Cand
             continue;
         }
         let verdict = verdicts.get(&n.id);
-        let status = verdict.map_or(UNVERIFIED.to_string(), |v| v.row.status.clone());
+        let status = match verdict {
+            Some(v) => v.row.status.clone(),
+            // Out-of-scope values are never requested, so never get a verdict of their own.
+            None if n.in_scope == Some(false) => OUT_OF_SCOPE.to_string(),
+            None => UNVERIFIED.to_string(),
+        };
         if q.status.as_deref().is_some_and(|s| s != status) {
             continue;
         }

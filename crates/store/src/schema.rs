@@ -82,7 +82,6 @@ CREATE TABLE IF NOT EXISTS relations (
     first_seen TEXT NOT NULL,
     UNIQUE (source_id, relation, target_id)
 );
-CREATE INDEX IF NOT EXISTS relations_by_target ON relations (target_id);
 
 CREATE TABLE IF NOT EXISTS evidence (
     id          INTEGER PRIMARY KEY,
@@ -97,7 +96,6 @@ CREATE TABLE IF NOT EXISTS evidence (
     flags       TEXT NOT NULL,
     UNIQUE (relation_id, scan_id, document_id, locator)
 );
-CREATE INDEX IF NOT EXISTS evidence_by_scan ON evidence (scan_id);
 
 CREATE TABLE IF NOT EXISTS verifications (
     id              INTEGER PRIMARY KEY,

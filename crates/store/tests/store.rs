@@ -358,3 +358,18 @@ fn exports_name_nodes_and_carry_evidence() {
     assert_eq!(graphml.matches("<node ").count(), 5);
     assert_eq!(graphml.matches("<edge ").count(), 3);
 }
+
+#[test]
+fn out_of_scope_values_have_that_status_without_a_verdict() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    let mut outside = cand(CandidateKind::Sitemap, "https://other.example/s.xml", "robots_sitemap", ROBOTS, "robots", T1, 9);
+    if let Record::Candidate(c) = &mut outside {
+        c.in_scope = Some(false);
+    }
+    s.write(id, &writes(&[doc(ROBOTS, "robots", Some(200), T1), outside])).unwrap();
+    let g = s.load().unwrap();
+    let rows = candidates(&g, &CandidateQuery { status: Some("out_of_scope".into()), ..Default::default() }, t(T1));
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].value.as_str(), rows[0].in_scope), ("https://other.example/s.xml", Some(false)));
+}
