@@ -155,6 +155,31 @@ fn set_hint(text: &mut String, spans: &mut Vec<(&'static str, u32, u32)>, key: &
     }
 }
 
+/// What a start tag means inside an entry of a urlset or sitemap index.
+enum InEntry {
+    /// Capture the element's text as this field (element name for the locator, group).
+    Capture(Field, &'static str, Option<(Group, u32)>),
+    /// Open an extension group (its counter slot).
+    Group(Group, usize),
+    /// An `xhtml:link` (reads attributes).
+    Link,
+    /// Ignored.
+    Nothing,
+}
+
+/// Bytes of the element names the fast tokenizer reads itself.
+fn fast_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b':' | b'.' | b'_' | b'-')
+}
+
+/// Prefix and local name, split at the first `:` as quick-xml's `QName` does.
+fn split_name(name: &[u8]) -> (&[u8], &[u8]) {
+    match name.iter().position(|&c| c == b':') {
+        Some(i) => (name.get(..i).unwrap_or_default(), name.get(i + 1..).unwrap_or_default()),
+        None => (&[][..], name),
+    }
+}
+
 /// What the XML pass decided.
 pub(crate) struct XmlOutcome {
     pub format: Format,
@@ -326,7 +351,6 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// `<` or `&` that starts anything else (returning its position, for quick-xml to read), or at
     /// the end of the input (`Event::Eof`).
     fn fast(&mut self, b: &[u8], mut pos: usize) -> usize {
-        let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b':' | b'.' | b'_' | b'-');
         while !self.done && !self.em.stop {
             let rest = b.get(pos..).unwrap_or_default();
             match rest.first() {
@@ -337,7 +361,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 Some(b'<') => {
                     let end_tag = rest.get(1) == Some(&b'/');
                     let from = if end_tag { 2 } else { 1 };
-                    let len = rest.get(from..).unwrap_or_default().iter().take_while(|&&c| name_byte(c)).count();
+                    let len = rest.get(from..).unwrap_or_default().iter().take_while(|&&c| fast_name_byte(c)).count();
                     if len == 0 {
                         break;
                     }
@@ -348,8 +372,12 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                             pos += from + len + 1;
                         }
                         (false, Some(b'>'), _) => {
-                            self.start(name, None, false);
-                            pos += from + len + 1;
+                            if let Some(n) = self.leaf(rest, name, from + len + 1) {
+                                pos += n;
+                            } else {
+                                self.start(name, None, false);
+                                pos += from + len + 1;
+                            }
                         }
                         (false, Some(b'/'), Some(b'>')) => {
                             self.start(name, None, true);
@@ -442,11 +470,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             self.em.over_limit(msg, None);
             return;
         }
-        // Prefix and local name split at the first `:`, as quick-xml's `QName` does.
-        let (prefix, local) = match name.iter().position(|&c| c == b':') {
-            Some(i) => (name.get(..i).unwrap_or_default(), name.get(i + 1..).unwrap_or_default()),
-            None => (&[][..], name),
-        };
+        let (prefix, local) = split_name(name);
         let Some(root) = self.root else {
             if !self.root_closed {
                 self.open_root(local, prefix, empty);
@@ -565,14 +589,9 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         }
     }
 
-    fn start_sitemap(&mut self, root: Root, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
-        let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
-        let Some(entry) = self.entry.as_mut() else {
-            if d == 2 && local == entry_name {
-                self.begin_entry(local, d);
-            }
-            return;
-        };
+    /// What a start tag at depth `d` means inside `entry` of a urlset or sitemap index, attributes
+    /// aside.
+    fn classify_in_entry(&self, root: Root, entry: &Entry, local: &[u8], prefix: &[u8], d: u32) -> InEntry {
         if d == entry.depth + 1 {
             let field = match local {
                 b"loc" if prefix.is_empty() || prefix == self.root_prefix.as_slice() => Some((Field::Loc, "loc")),
@@ -582,61 +601,24 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 _ => None,
             };
             if let Some((f, name)) = field {
-                self.begin_capture(f, d, name, None);
-                return;
+                return InEntry::Capture(f, name, None);
             }
             if root != Root::Urlset {
-                return;
+                return InEntry::Nothing;
             }
-            match local {
-                b"image" => {
-                    let n = entry.next(0);
-                    entry.group = Some((Group::Image, d, n));
-                }
-                b"video" => {
-                    let n = entry.next(1);
-                    entry.group = Some((Group::Video, d, n));
-                }
-                b"news" => {
-                    let n = entry.next(4);
-                    entry.group = Some((Group::News, d, n));
-                }
-                b"link" => {
-                    let n = entry.next(2);
-                    self.scratch.clear();
-                    if attr_into(e, b"rel", &mut self.scratch).is_some()
-                        && !self.scratch.trim().eq_ignore_ascii_case("alternate")
-                    {
-                        return;
-                    }
-                    let start = end_of(&self.ext_text);
-                    if let Some(undefined) = attr_into(e, b"href", &mut self.ext_text) {
-                        let text = (start, end_of(&self.ext_text));
-                        self.scratch.clear();
-                        let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
-                            let s = end_of(&self.ext_text);
-                            self.ext_text.push_str(trim(&self.scratch));
-                            (s, end_of(&self.ext_text))
-                        });
-                        self.exts.push(Ext {
-                            relation: Relation::Alternate,
-                            text,
-                            at: At::Indexed("link", n),
-                            undefined,
-                            overflow: false,
-                            hreflang,
-                        });
-                    }
-                }
-                _ => {}
-            }
-            return;
+            return match local {
+                b"image" => InEntry::Group(Group::Image, 0),
+                b"video" => InEntry::Group(Group::Video, 1),
+                b"news" => InEntry::Group(Group::News, 4),
+                b"link" => InEntry::Link,
+                _ => InEntry::Nothing,
+            };
         }
         let Some((group, gd, gi)) = entry.group else {
-            return;
+            return InEntry::Nothing;
         };
         if d != gd + 1 {
-            return;
+            return InEntry::Nothing;
         }
         let (field, name) = match (group, local) {
             (Group::Image, b"loc") => (Field::ImageLoc, "loc"),
@@ -646,9 +628,101 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             (Group::Video, b"gallery_loc") => (Field::Video, "gallery_loc"),
             (Group::News, b"title") => (Field::NewsTitle, "title"),
             (Group::News, b"publication_date") => (Field::NewsDate, "publication_date"),
-            _ => return,
+            _ => return InEntry::Nothing,
         };
-        self.begin_capture(field, d, name, Some((group, gi)));
+        InEntry::Capture(field, name, Some((group, gi)))
+    }
+
+    fn start_sitemap(&mut self, root: Root, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
+        let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
+        let Some(entry) = self.entry.as_ref() else {
+            if d == 2 && local == entry_name {
+                self.begin_entry(local, d);
+            }
+            return;
+        };
+        match self.classify_in_entry(root, entry, local, prefix, d) {
+            InEntry::Capture(field, name, group) => self.begin_capture(field, d, name, group),
+            InEntry::Nothing => {}
+            InEntry::Group(group, slot) => {
+                if let Some(entry) = self.entry.as_mut() {
+                    let n = entry.next(slot);
+                    entry.group = Some((group, d, n));
+                }
+            }
+            InEntry::Link => {
+                let Some(entry) = self.entry.as_mut() else {
+                    return;
+                };
+                let n = entry.next(2);
+                self.scratch.clear();
+                if attr_into(e, b"rel", &mut self.scratch).is_some()
+                    && !self.scratch.trim().eq_ignore_ascii_case("alternate")
+                {
+                    return;
+                }
+                let start = end_of(&self.ext_text);
+                if let Some(undefined) = attr_into(e, b"href", &mut self.ext_text) {
+                    let text = (start, end_of(&self.ext_text));
+                    self.scratch.clear();
+                    let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
+                        let s = end_of(&self.ext_text);
+                        self.ext_text.push_str(trim(&self.scratch));
+                        (s, end_of(&self.ext_text))
+                    });
+                    self.exts.push(Ext {
+                        relation: Relation::Alternate,
+                        text,
+                        at: At::Indexed("link", n),
+                        undefined,
+                        overflow: false,
+                        hreflang,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `<name>text</x>` inside an entry of a urlset or sitemap index, read at once: `after` is the
+    /// offset in `rest` just past the start tag. Returns the bytes consumed (through the end tag), or
+    /// `None` when the element is not that simple (then it is read tag by tag). The effect is that of
+    /// the start, text and end events: a field captured and finished, or nothing (an element the
+    /// format ignores). The element paths of depths beyond 2 are not recorded (nothing reads them in
+    /// these formats, whose entries are at depth 2).
+    fn leaf(&mut self, rest: &[u8], name: &[u8], after: usize) -> Option<usize> {
+        let root = self.root?;
+        let d = self.depth + 1;
+        let entry = self.entry.as_ref()?;
+        if !matches!(root, Root::Urlset | Root::Index)
+            || self.capture.is_some()
+            || d <= entry.depth
+            || d > self.em.limits.max_depth
+        {
+            return None;
+        }
+        let tail = rest.get(after..)?;
+        let text_len = memchr::memchr2(b'<', b'&', tail)?;
+        let end = tail.get(text_len..)?;
+        if end.get(..2)? != b"</" {
+            return None;
+        }
+        let name_len = end.get(2..)?.iter().take_while(|&&c| fast_name_byte(c)).count();
+        if name_len == 0 || end.get(2 + name_len) != Some(&b'>') {
+            return None;
+        }
+        let (prefix, local) = split_name(name);
+        match self.classify_in_entry(root, entry, local, prefix, d) {
+            InEntry::Capture(field, field_name, group) => {
+                self.begin_capture(field, d, field_name, group);
+                if text_len > 0 {
+                    self.text(tail.get(..text_len)?);
+                }
+                self.finish_capture();
+            }
+            InEntry::Nothing => {}
+            InEntry::Group(..) | InEntry::Link => return None,
+        }
+        Some(after + text_len + name_len + 3)
     }
 
     fn start_rss(&mut self, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {

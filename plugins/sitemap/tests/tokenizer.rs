@@ -23,7 +23,11 @@ fn gzip(b: &[u8]) -> Vec<u8> {
 }
 
 fn report(body: &[u8]) -> Value {
-    let limits = Limits { max_value_bytes: 512, max_depth: 12, ..Limits::default() };
+    report_with(body, 12)
+}
+
+fn report_with(body: &[u8], max_depth: u32) -> Value {
+    let limits = Limits { max_value_bytes: 512, max_depth, ..Limits::default() };
     let mut v = serde_json::to_value(parse_sitemap(body, &meta(), &limits)).unwrap();
     if let Some(facts) = v.get_mut("facts").and_then(Value::as_object_mut) {
         facts.remove("compression");
@@ -33,9 +37,12 @@ fn report(body: &[u8]) -> Value {
 }
 
 fn same(body: &[u8]) -> Result<(), TestCaseError> {
-    let plain = report(body);
-    let streamed = report(&gzip(body));
-    prop_assert_eq!(&plain, &streamed, "{}", String::from_utf8_lossy(body));
+    let z = gzip(body);
+    for max_depth in [12, 3, 2] {
+        let plain = report_with(body, max_depth);
+        let streamed = report_with(&z, max_depth);
+        prop_assert_eq!(&plain, &streamed, "max_depth {}: {}", max_depth, String::from_utf8_lossy(body));
+    }
     Ok(())
 }
 
@@ -168,7 +175,7 @@ fn document() -> impl Strategy<Value = Vec<u8>> {
 
 /// Well-formed entries, so that long runs stay on the fast path.
 fn entries() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec((0..6usize, "[a-z0-9/._~%-]{0,12}", 0..3usize), 0..60).prop_map(|entries| {
+    prop::collection::vec((0..11usize, "[a-z0-9/._~%-]{0,12}", 0..3usize), 0..60).prop_map(|entries| {
         let mut out = b"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".to_vec();
         for (shape, path, pad) in entries {
             let ws = ["", "\n  ", " \t"][pad];
@@ -179,7 +186,12 @@ fn entries() -> impl Strategy<Value = Vec<u8>> {
                 2 => format!("<url><loc>{loc}</loc><image:image><image:loc>{loc}.jpg</image:loc><image:caption>a &amp; b</image:caption></image:image></url>"),
                 3 => format!("<url><loc>{loc}&amp;x=1</loc><changefreq>daily</changefreq></url>"),
                 4 => format!("<url>{loc}</url><url/>"),
-                _ => format!("<url><loc>{loc}</loc><loc>{loc}/2</loc><xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"{loc}/de\"/></url>"),
+                5 => format!("<url><loc>{loc}</loc><loc>{loc}/2</loc><xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"{loc}/de\"/></url>"),
+                6 => format!("<url><foo>{loc}</foo><a><b>{loc}</b></a><loc>{loc}</other></url>"),
+                7 => format!("<url><video:video><video:content_loc>{loc}.mp4</video:content_loc><video:title>t</video:title></video:video><loc>{loc}</loc></url>"),
+                8 => format!("<url><loc>{loc}</loc><news:news><news:title>{path}</news:title><news:publication_date>2024-01-01</news:publication_date></news:news><lastmod>{path}</lastmod><lastmod>2024</lastmod></url>"),
+                9 => format!("<sitemap><loc>{loc}</loc></sitemap><url><image:image></image:image><image:loc>{loc}</image:loc><loc></loc><loc>{loc}</loc></url>"),
+                _ => format!("<url><loc>{loc}<x/></loc><priority>{path}</priority><changefreq>{ws}</changefreq><ns0:loc>{loc}</ns0:loc></url>"),
             };
             out.extend_from_slice(e.as_bytes());
             out.push(b'\n');
