@@ -141,7 +141,7 @@ impl Connector {
             .collect();
         if ok.is_empty() {
             let msg = match refused {
-                Some((ip, why)) => format!("{host} resolves to {ip} ({why}); refused without allow_private"),
+                Some((ip, why)) => format!("{host} resolves to {ip} ({why}); refused without --allow-private"),
                 None => format!("{host}: no address to connect to"),
             };
             return Err(failure(FailureClass::PrivateAddress, msg));
@@ -179,13 +179,58 @@ impl Connector {
     }
 }
 
-/// The TLS reason from a handshake error, e.g. `invalid peer certificate: UnknownIssuer`.
+/// The TLS reason from a handshake error, e.g. `invalid peer certificate: UnknownIssuer` (the
+/// message is then capped like every failure message).
 fn tls_failure(e: &io::Error) -> FetchFailure {
     let reason = match e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
-        Some(r) => r.to_string(),
+        Some(r) => tls_reason(r),
         None => e.to_string(),
     };
     failure(FailureClass::Tls, reason)
+}
+
+/// Names of a certificate listed in a `NotValidForName` message; the rest are counted.
+const NAMES_SHOWN: usize = 3;
+
+/// rustls' reason, except that a name mismatch keeps its class and reason
+/// (`invalid peer certificate: NotValidForName`) and lists at most [`NAMES_SHOWN`] of the
+/// certificate's names with a count of the others, instead of rustls' whole subjectAltName list
+/// (hundreds of names on a shared CDN certificate).
+fn tls_reason(e: &rustls::Error) -> String {
+    use rustls::CertificateError::NotValidForNameContext;
+    let rustls::Error::InvalidCertificate(NotValidForNameContext { expected, presented }) = e else {
+        return e.to_string();
+    };
+    let mut msg = format!(
+        "invalid peer certificate: NotValidForName: {:?} is not among the certificate's names",
+        expected.to_str()
+    );
+    if presented.is_empty() {
+        msg.push_str(" (it has no subjectAltName)");
+        return msg;
+    }
+    msg.push_str(" (");
+    for (i, name) in presented.iter().take(NAMES_SHOWN).enumerate() {
+        if i > 0 {
+            msg.push_str(", ");
+        }
+        msg.push_str(presented_name(name));
+    }
+    let more = presented.len().saturating_sub(NAMES_SHOWN);
+    if more > 0 {
+        msg.push_str(&format!(" ... and {more} more"));
+    }
+    msg.push(')');
+    msg
+}
+
+/// `a.example` for webpki's `DnsName("a.example")`, `192.0.2.1` for `IpAddress(192.0.2.1)`; any
+/// other form as it is.
+fn presented_name(name: &str) -> &str {
+    name.strip_prefix("DnsName(\"")
+        .and_then(|n| n.strip_suffix("\")"))
+        .or_else(|| name.strip_prefix("IpAddress(").and_then(|n| n.strip_suffix(')')))
+        .unwrap_or(name)
 }
 
 async fn handshake<T>(io: T, h2: bool) -> Result<Sender, FetchFailure>
@@ -239,4 +284,37 @@ pub(crate) fn hyper_failure(e: &hyper::Error) -> FetchFailure {
         "HTTP error"
     };
     failure(FailureClass::Protocol, format!("{what}: {msg}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mismatch(presented: Vec<String>) -> rustls::Error {
+        let expected = ServerName::try_from("wrong.test").map(|n| n.to_owned()).expect("name");
+        rustls::Error::InvalidCertificate(rustls::CertificateError::NotValidForNameContext { expected, presented })
+    }
+
+    #[test]
+    fn name_mismatch_lists_a_few_names_and_counts_the_rest() {
+        let mut names: Vec<String> = (0..215).map(|i| format!("DnsName(\"san{i}.cdn.example\")")).collect();
+        names.insert(1, "IpAddress(192.0.2.7)".to_string());
+        assert_eq!(
+            tls_reason(&mismatch(names)),
+            "invalid peer certificate: NotValidForName: \"wrong.test\" is not among the certificate's names \
+             (san0.cdn.example, 192.0.2.7, san1.cdn.example ... and 213 more)"
+        );
+        assert_eq!(
+            tls_reason(&mismatch(vec!["DnsName(\"a.example\")".into()])),
+            "invalid peer certificate: NotValidForName: \"wrong.test\" is not among the certificate's names \
+             (a.example)"
+        );
+        assert_eq!(
+            tls_reason(&mismatch(Vec::new())),
+            "invalid peer certificate: NotValidForName: \"wrong.test\" is not among the certificate's names \
+             (it has no subjectAltName)"
+        );
+        let other = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        assert_eq!(tls_reason(&other), "invalid peer certificate: UnknownIssuer");
+    }
 }

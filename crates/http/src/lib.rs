@@ -43,5 +43,5 @@ pub use client::{ACCEPT_ENCODING, Fetcher};
 pub use config::{DEFAULT_USER_AGENT, FetcherConfig, OverrideHost, ResolveOverride, ResolveParseError, parse_duration};
 pub use connect_to::{ConnectTo, ConnectToParseError};
 pub use decode::{BodyDecoder, Coding, DecodeError, parse_content_encoding};
-pub use error::FetcherError;
+pub use error::{FetcherError, MAX_FAILURE_MESSAGE_CHARS};
 pub use retry_after::parse_retry_after;
