@@ -4,7 +4,8 @@
 //!   sitemaps, non-standard records and diagnostics, with 1-based line numbers.
 //! * [`RobotsTxt::check`] answers "may crawler X fetch path Y?" with a [`Verdict`] naming the deciding
 //!   rule; [`check_url`] adds the scope rule of RFC 9309 section 2.3 and is what
-//!   `wellknown robots check` prints, one [`CheckOutcome`] per URL.
+//!   `wellknown robots check` prints, one [`CheckOutcome`] per URL (with the product token matched,
+//!   and `allowed: null` for a URL it could not read).
 //! * [`RobotsProbe`] (id `robots`) fetches `<origin>/robots.txt` with RFC 9309's fetch semantics and
 //!   turns the file into candidates. It registers itself with `inventory`.
 //!

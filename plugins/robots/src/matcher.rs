@@ -216,8 +216,10 @@ pub struct Verdict {
 impl RobotsTxt {
     /// Decides whether the crawler `agent` may fetch `path_and_query` (RFC 9309 section 2.2).
     ///
-    /// * `agent`: a product token (`FooBot`) or a whole User-Agent value (`FooBot/1.2 (+http://x)`);
-    ///   only its product token (see [`product_token`]) is used, compared case-insensitively.
+    /// * `agent`: a product token (`FooBot`) or a User-Agent value that starts with it
+    ///   (`FooBot/1.2 (+http://x)`); only its leading product token (see [`product_token`]) is used,
+    ///   compared case-insensitively (RFC 9309 section 2.2.1). A browser-style value
+    ///   `Mozilla/5.0 (compatible; FooBot/1.2)` is matched as `Mozilla`.
     /// * `path_and_query`: the URI's path and query (`/a/b?c=d`); an absolute URL is accepted too
     ///   (its scheme and authority are ignored, no scope check is made: see [`crate::check_url`]).
     ///   A fragment is ignored.

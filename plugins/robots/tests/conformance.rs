@@ -34,7 +34,7 @@ fn robots_cases() {
         let robots = RobotsTxt::parse(s(case, "robots").as_bytes());
         let out = check_url(&robots, None, s(case, "agent"), s(case, "url"));
         let want = b(case, "allowed");
-        if out.allowed != want || !out.applies {
+        if out.allowed != Some(want) || !out.applies {
             failures.push(format!("{}: want allowed={want}, got {out:?}", s(case, "id")));
         }
         // The plain path API gives the same answer.
@@ -66,7 +66,7 @@ fn robots_scope_cases() {
         }
         // check_url agrees, and a file that does not apply allows everything.
         let out = check_url(&robots, Some(&robots_url), "FooBot", s(case, "target_url"));
-        if out.applies != want || out.allowed == want || (out.rule.is_some() != want) {
+        if out.applies != want || out.allowed != Some(!want) || (out.rule.is_some() != want) {
             failures.push(format!("{id}: check_url {out:?}"));
         }
     }
