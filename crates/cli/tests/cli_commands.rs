@@ -58,6 +58,12 @@ fn robots_check_prints_a_line_per_url() {
     assert_eq!(lines[1]["rule"]["line"], 3);
     assert_eq!(lines[2]["applies"], false, "other scheme is another origin");
     assert_eq!(out.status.code(), Some(1), "a disallowed URL makes the exit code 1");
+    assert_eq!(lines[0]["token"], "FooBot");
+    let bad = wellknown(&["robots", "check", f.path().to_str().unwrap(), "--agent", "FooBot", "not a url"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let line = &jsonl(&bad.stdout)[0];
+    assert_eq!(line["allowed"], serde_json::Value::Null);
+    assert!(line["error"].is_string());
 }
 
 #[test]

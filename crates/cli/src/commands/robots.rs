@@ -7,7 +7,8 @@ use crate::args::{RobotsCheckArgs, RobotsCommand};
 use crate::exit;
 
 /// Runs a robots subcommand. `check` prints one JSON line per URL: `{"url","agent","applies",
-/// "allowed","rule"}`. Exit 0 when every URL is allowed, 1 when at least one is disallowed.
+/// "allowed","rule","token"}`. Exit 0 when every URL is allowed, 1 when at least one is disallowed,
+/// 2 when a URL could not be read (its line still printed, with `allowed: null` and an `error`).
 pub fn run(cmd: &RobotsCommand) -> Result<i32, String> {
     match cmd {
         RobotsCommand::Check(a) => check(a),
@@ -21,11 +22,18 @@ fn check(args: &RobotsCheckArgs) -> Result<i32, String> {
         None => None,
     };
     let robots = RobotsTxt::parse(&body);
-    let mut all_allowed = true;
+    let (mut all_allowed, mut unreadable) = (true, 0usize);
     for u in &args.urls {
         let outcome = check_url(&robots, robots_url.as_ref(), &args.agent, u);
-        all_allowed &= outcome.allowed;
+        match outcome.allowed {
+            Some(a) => all_allowed &= a,
+            None => unreadable += 1,
+        }
         super::print_line(&serde_json::to_string(&outcome).map_err(|e| e.to_string())?)?;
+    }
+    if unreadable > 0 {
+        // Every readable URL still got its line; the unreadable ones make the run an error.
+        return Err(format!("{unreadable} URL(s) could not be read (see the \"error\" field)"));
     }
     Ok(if all_allowed { exit::FOUND } else { exit::NOTHING })
 }
