@@ -4,6 +4,7 @@
 //! The library half exists so `xtask` can generate the man page and shell completions from the same
 //! clap definitions ([`args::command`]).
 
+pub mod alloc;
 pub mod args;
 pub mod commands;
 pub mod config;

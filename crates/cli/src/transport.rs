@@ -11,6 +11,9 @@ use wellknown_http::{Fetcher, FetcherConfig};
 
 use crate::config::Settings;
 
+/// How long an idle connection is kept for reuse (see [`HttpTransport::from_settings`]).
+pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// The production transport: one [`Fetcher`] for the whole scan.
 pub struct HttpTransport {
     fetcher: Fetcher,
@@ -41,6 +44,10 @@ impl HttpTransport {
         cfg.max_concurrent_per_host = s.per_host.max(1);
         cfg.max_rate_per_host = s.rate;
         cfg.extra_root_certs_pem = s.ca_cert.clone();
+        // A scan visits a host in one burst (its documents, then its verification requests), then
+        // moves on: keeping idle connections (TLS and HTTP/2 state, tens of KiB each) for the
+        // fetcher's default 30 s would hold thousands of finished hosts' connections in memory.
+        cfg.pool_idle_timeout = POOL_IDLE_TIMEOUT;
         let fetcher = Fetcher::new(cfg).map_err(|e| e.to_string())?;
         Ok(HttpTransport { fetcher })
     }

@@ -220,6 +220,9 @@ pub struct OriginRecord {
     pub candidates: usize,
     /// Verification verdicts recorded for it.
     pub verified: usize,
+    /// Candidate URLs it did not verify because its `--max-verify` budget was spent.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub verification_skipped: usize,
     /// When unreachable: the failure classes met (e.g. `dns_nxdomain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<String>,
@@ -250,10 +253,16 @@ pub struct Summary {
     pub verifications: usize,
     /// Verification requests sent (HEAD, and GET fallbacks).
     pub verification_requests: usize,
+    /// Candidate URLs not verified because a unit's `--max-verify` budget was spent.
+    pub verifications_skipped: usize,
     /// Error diagnostics.
     pub errors: usize,
     /// Warning diagnostics.
     pub warnings: usize,
     /// Wall time in milliseconds.
     pub elapsed_ms: u64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

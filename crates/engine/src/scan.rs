@@ -26,7 +26,7 @@ use crate::record::{
 };
 use crate::transport::{Clock, Transport};
 use crate::unit::{RunPlan, Unit, UnitKind, UnitTarget};
-use crate::verify::{self, VerifyStatus};
+use crate::verify;
 
 /// The probe that must run first on an origin: its follow-ups (sitemaps) tell the others what was
 /// declared, and `--obey-robots` needs it.
@@ -138,6 +138,7 @@ struct UnitRun {
     documents: usize,
     candidates: usize,
     verified: usize,
+    skipped: usize,
     reachable: bool,
     failures: Vec<String>,
     to_verify: Vec<(CandidateKind, String)>,
@@ -294,6 +295,7 @@ impl Engine {
             documents: 0,
             candidates: 0,
             verified: 0,
+            skipped: 0,
             reachable: false,
             failures: Vec::new(),
             to_verify: Vec::new(),
@@ -333,6 +335,7 @@ impl Engine {
             documents: run.documents,
             candidates: run.candidates,
             verified: run.verified,
+            verification_skipped: run.skipped,
             failures: if run.reachable { Vec::new() } else { run.failures.clone() },
         };
         let _ = out.send(Record::Origin(rec.clone())).await;
@@ -463,31 +466,31 @@ impl Engine {
         if items.is_empty() {
             return;
         }
-        let now = self.net.clock.now();
-        let mut records: Vec<Option<VerificationRecord>> = vec![None; items.len()];
+        // (position, verdict): only URLs that get a verdict take room (a unit may list 20,000).
+        let mut records: Vec<(usize, VerificationRecord)> = Vec::new();
         let mut set: JoinSet<(usize, VerificationRecord, usize)> = JoinSet::new();
         let mut requests = 0usize;
         let mut sent = 0usize;
         let limit = self.config.verify_concurrency.max(1);
         for (i, (kind, value)) in items.iter().enumerate() {
             let Ok(url) = Url::parse(value) else { continue };
-            let unrequested = |status| verify::unrequested(*kind, value, &run.label, status, now);
             if !self.config.scope.contains_url(&url) {
                 // Not a candidate for verification (filtered when queued); never requested.
                 continue;
             }
             if let Some(f) = lock(&shared.fetched).get(value) {
-                records[i] = Some(verify::from_document(*kind, value, &run.label, f));
+                records.push((i, verify::from_document(*kind, value, &run.label, f)));
                 continue;
             }
             if requests >= self.config.max_verifications_per_unit {
-                records[i] = Some(unrequested(VerifyStatus::Skipped));
+                // Over the budget: not requested, no record (the value stays unverified); counted.
+                run.skipped += 1;
                 continue;
             }
             requests += 1;
             while set.len() >= limit {
                 if let Some(Ok((j, rec, n))) = set.join_next().await {
-                    records[j] = Some(rec);
+                    records.push((j, rec));
                     sent += n;
                 }
             }
@@ -499,18 +502,20 @@ impl Engine {
         }
         while let Some(res) = set.join_next().await {
             if let Ok((j, rec, n)) = res {
-                records[j] = Some(rec);
+                records.push((j, rec));
                 sent += n;
             }
         }
-        let emitted = records.iter().flatten().count();
+        records.sort_unstable_by_key(|(i, _)| *i);
+        let emitted = records.len();
         run.verified += emitted;
         {
             let mut t = lock(&shared.totals);
             t.verifications += emitted;
             t.verification_requests += sent;
+            t.verifications_skipped += run.skipped;
         }
-        for rec in records.into_iter().flatten() {
+        for (_, rec) in records {
             let _ = out.send(Record::Verification(rec)).await;
         }
     }
@@ -576,7 +581,7 @@ impl Engine {
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
-        let Prepared { doc, candidates } = prepared;
+        let (doc, candidates, tables) = prepared.into_parts();
         run.documents += 1;
         let meta = &doc.meta;
         if meta.status.is_some() {
@@ -644,7 +649,7 @@ impl Engine {
         }
         for compact in candidates {
             let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, compact.kind, compact.value()));
-            let c = compact.into_candidate();
+            let c = compact.into_candidate(&tables);
             let evidence = Evidence {
                 document_url: meta.url.clone(),
                 probe: doc.probe.clone(),

@@ -51,7 +51,8 @@ pub enum VerifyStatus {
     OutOfScope,
     /// `--obey-robots` and the URL's robots.txt disallows it for this scanner: not requested.
     DisallowedByRobots,
-    /// Not requested: the per-unit verification budget was spent.
+    /// Not requested: the per-unit verification budget was spent (no record is emitted for these;
+    /// the unit's `origin` record counts them).
     Skipped,
 }
 
@@ -147,28 +148,6 @@ fn by_status(meta: &FetchMeta) -> VerifyStatus {
         Some(300..=399) => VerifyStatus::Redirect,
         Some(_) => VerifyStatus::Error,
         None => VerifyStatus::Failure,
-    }
-}
-
-/// A verdict without a request.
-pub(crate) fn unrequested(
-    kind: CandidateKind,
-    value: &str,
-    unit: &str,
-    status: VerifyStatus,
-    now: Timestamp,
-) -> VerificationRecord {
-    VerificationRecord {
-        kind,
-        value: value.to_string(),
-        origin: unit.to_string(),
-        status,
-        http_status: None,
-        target: None,
-        method: None,
-        failure: None,
-        source: "none",
-        verified_at: now,
     }
 }
 

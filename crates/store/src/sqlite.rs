@@ -98,9 +98,9 @@ impl SqliteStore {
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        // 8 MiB of page cache (the default is 2 MiB): the indexes a scan looks nodes and relations
+        // 4 MiB of page cache (the default is 2 MiB): the indexes a scan looks nodes and relations
         // up in stay in memory longer, without growing the process much.
-        conn.pragma_update(None, "cache_size", -8_192)?;
+        conn.pragma_update(None, "cache_size", -4_096)?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > schema::VERSION {

@@ -88,6 +88,7 @@ fn done(unit: &str) -> Record {
         documents: 1,
         candidates: 1,
         verified: 0,
+        verification_skipped: 0,
         failures: Vec::new(),
     })
 }
@@ -363,7 +364,8 @@ fn exports_name_nodes_and_carry_evidence() {
 fn out_of_scope_values_have_that_status_without_a_verdict() {
     let mut s = SqliteStore::open_in_memory().unwrap();
     let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
-    let mut outside = cand(CandidateKind::Sitemap, "https://other.example/s.xml", "robots_sitemap", ROBOTS, "robots", T1, 9);
+    let mut outside =
+        cand(CandidateKind::Sitemap, "https://other.example/s.xml", "robots_sitemap", ROBOTS, "robots", T1, 9);
     if let Record::Candidate(c) = &mut outside {
         c.in_scope = Some(false);
     }

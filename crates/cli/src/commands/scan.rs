@@ -51,6 +51,7 @@ pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
 /// Runs a scan (or, with `--resume`, finishes the last unfinished one); returns the exit code
 /// (0 found something, 1 found nothing, 2 error).
 pub fn run(args: &ScanArgs) -> Result<i32, String> {
+    crate::alloc::tune_for_scan();
     let settings = config::load(args).map_err(|e| format!("configuration: {e}"))?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
     let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
