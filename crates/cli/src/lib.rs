@@ -22,4 +22,7 @@ pub mod exit {
     pub const NOTHING: i32 = 1;
     /// Error: bad arguments, unreadable input, or every target failed.
     pub const ERROR: i32 = 2;
+    /// Interrupted by SIGINT or SIGTERM (128 + SIGINT, as shells report it); records written so far
+    /// are complete and the stored scan can be resumed.
+    pub const INTERRUPTED: i32 = 130;
 }

@@ -132,32 +132,59 @@ async fn scan(engine: Arc<Engine>, plan: RunPlan, sink: Option<StoreSink>, setti
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
     let scan_task = tokio::spawn(async move { engine.run(plan, tx).await });
     let mut write_error = None;
-    while let Some(rec) = rx.recv().await {
+    let mut interrupted = None;
+    let stop = stop_signal();
+    tokio::pin!(stop);
+    loop {
+        let rec = tokio::select! {
+            r = rx.recv() => match r { Some(r) => r, None => break },
+            name = &mut stop => { interrupted = Some(name); break }
+        };
         if let Record::Origin(o) = &rec {
+            if bar.length().is_some_and(|l| bar.position() >= l) {
+                bar.inc_length(1);
+            }
             bar.set_message(o.origin.clone());
             bar.inc(1);
         }
         if let Some(sink) = &sink {
             sink.send(rec.clone()).await;
         }
-        if write_error.is_none() {
-            let res = serde_json::to_writer(&mut writer, &rec)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writer.write_all(b"\n"));
-            if let Err(e) = res {
-                write_error = Some(e);
-            }
+        // Records are written whole; a closed pipe (`| head`) stops the scan.
+        let res = serde_json::to_writer(&mut writer, &rec)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writer.write_all(b"\n"));
+        if let Err(e) = res {
+            write_error = Some(e);
+            break;
         }
     }
     bar.finish_and_clear();
+    if interrupted.is_some() || write_error.is_some() {
+        // Stop fetching; what was received is flushed and stored, and the scan stays unfinished in
+        // the store so `wellknown scan --resume` can complete it.
+        scan_task.abort();
+        let _ = scan_task.await;
+        if let Some(sink) = sink {
+            tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+        }
+        let flushed = writer.flush();
+        if let Some(name) = interrupted {
+            eprintln!(
+                "wellknown: interrupted by {name}; records written so far are complete; `wellknown scan --resume` finishes the scan"
+            );
+            return Ok(exit::INTERRUPTED);
+        }
+        return match write_error.or(flushed.err()) {
+            Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing output: {e}")),
+            _ => Ok(exit::FOUND),
+        };
+    }
     let outcome = scan_task.await.map_err(|e| format!("scan task failed: {e}"))?;
     if let Some(sink) = sink {
         tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
     }
-    if let Err(e) = writer.flush() {
-        write_error.get_or_insert(e);
-    }
-    if let Some(e) = write_error
+    if let Err(e) = writer.flush()
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         return Err(format!("writing output: {e}"));
@@ -182,12 +209,36 @@ async fn scan(engine: Arc<Engine>, plan: RunPlan, sink: Option<StoreSink>, setti
     Ok(if outcome.found_something() { exit::FOUND } else { exit::NOTHING })
 }
 
+/// Resolves with the signal's name on SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+                _ = term.recv() => "SIGTERM",
+            },
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                "SIGINT"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "SIGINT"
+    }
+}
+
 fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} origins {msg}")
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} {elapsed_precise} {bar:25} {pos}/{len} origins {wide_msg}")
     {
         bar.set_style(style);
     }

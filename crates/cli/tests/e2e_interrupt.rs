@@ -1,0 +1,60 @@
+//! End to end: SIGINT or SIGTERM stops a scan cleanly: complete records only, exit 130, and a closed
+//! output pipe stops the scan instead of letting it run on.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::routing_args;
+
+fn spawn_scan(dir: &std::path::Path, targets: &[&str]) -> std::process::Child {
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(routing_args());
+    args.extend(["--no-verify", "--timeout", "30"].map(String::from));
+    args.extend(targets.iter().map(|t| t.to_string()));
+    Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn wellknown")
+}
+
+#[test]
+fn sigint_and_sigterm_leave_complete_records_and_exit_130() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        // stall.test holds its robots.txt for 5 s, so the scan is still running when signalled.
+        let child = spawn_scan(dir.path(), &["https://internet.nl", "https://stall.test"]);
+        std::thread::sleep(Duration::from_millis(1500));
+        let status = Command::new("kill").arg(signal).arg(child.id().to_string()).status().unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("interrupted"), "{stderr}");
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            serde_json::from_str::<serde_json::Value>(line)
+                .unwrap_or_else(|e| panic!("incomplete record {line:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn closed_output_pipe_stops_the_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let mut child =
+        spawn_scan(dir.path(), &["https://internet.nl", "https://stall.test", "https://sitemaps.mydripnurse.com"]);
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is gone (dropped above): the next write fails and the scan stops.
+    let status = child.wait().unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(&first).is_ok());
+    assert_eq!(status.code(), Some(0));
+    assert!(started.elapsed() < Duration::from_secs(25), "scan ran on for {:?}", started.elapsed());
+}
