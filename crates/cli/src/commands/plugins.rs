@@ -18,6 +18,18 @@ pub fn registry_status(suffix: Option<&str>) -> String {
     }
 }
 
+/// Where a probe looks on an origin, as paths (`/robots.txt`; `/.well-known/security.txt, /security.txt`),
+/// or `(follow-up only)` for probes that only read URLs other documents name (jwks).
+fn location(p: &dyn wellknown_core::WellKnownProbe) -> String {
+    if !p.runs_on_origin() {
+        return "(follow-up only)".to_string();
+    }
+    let Ok(origin) = wellknown_core::Origin::parse_target("https://origin.invalid") else { return "-".into() };
+    let paths: Vec<String> =
+        p.locations(&wellknown_core::Target::origin(origin)).iter().map(|u| u.path().to_string()).collect();
+    if paths.is_empty() { "-".to_string() } else { paths.join(", ") }
+}
+
 /// Prints the table (or JSON Lines with `--json`).
 pub fn run(args: &PluginsArgs) -> Result<i32, String> {
     let list = probes();
@@ -37,7 +49,7 @@ pub fn run(args: &PluginsArgs) -> Result<i32, String> {
         let rows: Vec<[String; 4]> = list
             .iter()
             .map(|p| {
-                let suffix = p.suffix().map(|s| format!("/.well-known/{s}")).unwrap_or_else(|| "-".into());
+                let suffix = location(*p);
                 [p.id().to_string(), suffix, registry_status(p.suffix()), p.spec().to_string()]
             })
             .collect();
