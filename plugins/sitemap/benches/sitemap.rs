@@ -35,7 +35,7 @@ use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap, wr
 struct Count(usize);
 
 impl Visitor for Count {
-    fn found(&mut self, _found: Found<'_>) -> ControlFlow<()> {
+    fn found(&mut self, _found: &Found<'_>) -> ControlFlow<()> {
         self.0 += 1;
         ControlFlow::Continue(())
     }

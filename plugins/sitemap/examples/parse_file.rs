@@ -21,7 +21,7 @@ struct Counter {
 }
 
 impl Visitor for Counter {
-    fn found(&mut self, _found: Found<'_>) -> ControlFlow<()> {
+    fn found(&mut self, _found: &Found<'_>) -> ControlFlow<()> {
         self.found += 1;
         ControlFlow::Continue(())
     }

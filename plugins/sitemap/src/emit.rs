@@ -219,7 +219,7 @@ impl<'v, V: Visitor> Emitter<'v, V> {
                 self.error(codes::TOO_MANY_URLS, msg, loc);
             }
         }
-        if let ControlFlow::Break(()) = self.visitor.found(found) {
+        if let ControlFlow::Break(()) = self.visitor.found(&found) {
             self.stop = true;
             self.incomplete = true;
         }

@@ -56,6 +56,8 @@ const PATH: u8 = 1;
 const QUERY: u8 = 2;
 const FRAGMENT: u8 = 4;
 const HOST: u8 = 8;
+/// `%`, whose escapes are checked apart.
+const PERCENT: u8 = 16;
 
 /// Which parts of a URL may hold each byte unchanged (`%` is allowed here; that it starts an escape
 /// is checked apart).
@@ -76,6 +78,9 @@ static CLASSES: [u8; 256] = {
         }
         if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' {
             bits |= HOST;
+        }
+        if c == b'%' {
+            bits |= PERCENT;
         }
         t[b] = bits;
         b += 1;
@@ -111,9 +116,15 @@ fn is_ipv4_part(label: &[u8]) -> bool {
     }
 }
 
-/// Scans `bytes` from `i` while the bytes are of class `bit`; returns where it stopped.
-fn scan(bytes: &[u8], mut i: usize, bit: u8) -> usize {
-    while bytes.get(i).is_some_and(|&c| class(c) & bit != 0) {
+/// Scans `bytes` from `i` while the bytes are of class `bit`; returns where it stopped, and the
+/// union of the classes of the bytes scanned (to know whether a `%` was among them).
+fn scan(bytes: &[u8], mut i: usize, bit: u8, seen: &mut u8) -> usize {
+    while let Some(&c) = bytes.get(i) {
+        let k = class(c);
+        if k & bit == 0 {
+            break;
+        }
+        *seen |= k;
         i += 1;
     }
     i
@@ -199,9 +210,10 @@ pub fn canonical(s: &str) -> Option<CanonicalUrl<'_>> {
     let dot =
         |seg: usize, end: usize| matches!(b.get(seg), Some(b'.' | b'%')) && b.get(seg..end).is_some_and(is_dot_segment);
     let mut seg = i + 1;
+    let mut seen = 0u8;
     i += 1;
     loop {
-        i = scan(b, i, PATH);
+        i = scan(b, i, PATH, &mut seen);
         if dot(seg, i) {
             return None;
         }
@@ -213,12 +225,12 @@ pub fn canonical(s: &str) -> Option<CanonicalUrl<'_>> {
     }
     let path = s.get(path_start..i)?;
     if b.get(i) == Some(&b'?') {
-        i = scan(b, i + 1, QUERY);
+        i = scan(b, i + 1, QUERY, &mut seen);
     }
     if b.get(i) == Some(&b'#') {
-        i = scan(b, i + 1, FRAGMENT);
+        i = scan(b, i + 1, FRAGMENT, &mut seen);
     }
-    if i != b.len() || !escapes_valid(b.get(path_start..)?) {
+    if i != b.len() || seen & PERCENT != 0 && !escapes_valid(b.get(path_start..)?) {
         return None;
     }
     Some(CanonicalUrl { url: s, https, host, port, path })

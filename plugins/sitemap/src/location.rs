@@ -33,6 +33,8 @@ pub struct LocationRule {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Key {
     scheme: String,
+    /// `Some(true)` for https, `Some(false)` for http.
+    https: Option<bool>,
     host: String,
     port: u16,
 }
@@ -40,7 +42,12 @@ struct Key {
 impl Key {
     fn of(url: &Url) -> Option<Key> {
         let o = Origin::from_url(url).ok()?;
-        Some(Key { scheme: o.scheme().to_string(), host: o.host().as_url_host(), port: o.port() })
+        let https = match o.scheme() {
+            "https" => Some(true),
+            "http" => Some(false),
+            _ => None,
+        };
+        Some(Key { scheme: o.scheme().to_string(), https, host: o.host().as_url_host(), port: o.port() })
     }
 
     fn matches(&self, url: &Url) -> bool {
@@ -52,7 +59,7 @@ impl Key {
     /// The same comparison for a URL recognised by the fast path (lower-case ASCII host without a
     /// trailing dot, effective port): equal strings exactly when the `url` crate's parts are equal.
     fn matches_canonical(&self, url: &CanonicalUrl<'_>) -> bool {
-        url.port == self.port && url.scheme() == self.scheme && url.host == self.host
+        url.port == self.port && Some(url.https) == self.https && url.host == self.host
     }
 }
 

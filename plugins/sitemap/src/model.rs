@@ -166,22 +166,45 @@ fn push_index(out: &mut String, i: u32) {
 }
 
 /// Appends the decimal digits of `n` without formatting machinery.
-pub(crate) fn push_u32(s: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
+pub(crate) fn push_u32(s: &mut String, n: u32) {
+    let mut buf = [0u8; 10];
+    let digits = decimal(n, &mut buf);
+    s.push_str(std::str::from_utf8(digits).unwrap_or_default());
+}
+
+/// Two-digit groups `00` to `99`.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Writes the decimal digits of `n` at the end of `buf` (two at a time) and returns them.
+pub(crate) fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
+    let mut i = buf.len();
+    let mut put = |i: usize, pair: usize, one: bool| {
+        let digits = PAIRS.get(2 * pair..2 * pair + 2).unwrap_or(b"00");
+        if one {
+            if let (Some(b), Some(d)) = (buf.get_mut(i), digits.get(1)) {
+                *b = *d;
+            }
+        } else if let Some(b) = buf.get_mut(i..i + 2) {
+            b.copy_from_slice(digits);
+        }
+    };
+    while n >= 100 {
+        i -= 2;
+        put(i, (n % 100) as usize, false);
+        n /= 100;
+    }
+    if n >= 10 {
+        i -= 2;
+        put(i, n as usize, false);
+    } else {
         i -= 1;
-        if let Some(d) = digits.get_mut(i) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
+        put(i, n as usize, true);
     }
-    for &d in digits.get(i..).unwrap_or_default() {
-        s.push(char::from(d));
-    }
+    buf.get(i..).unwrap_or_default()
 }
 
 /// The hints of one value: `(key, value)` pairs over a shared text buffer, each key at most once,
@@ -223,7 +246,7 @@ impl<'a> Hints<'a> {
 /// Receives what the parser finds, in document order, while it reads.
 pub trait Visitor {
     /// A URL was declared. Return `ControlFlow::Break(())` to stop reading.
-    fn found(&mut self, found: Found<'_>) -> ControlFlow<()>;
+    fn found(&mut self, found: &Found<'_>) -> ControlFlow<()>;
     /// A diagnostic (error or warning) was raised (only called when [`Visitor::wants`] said yes).
     fn diagnostic(&mut self, diagnostic: Diagnostic);
     /// Asked before a diagnostic with `code` (one of the constants of [`crate::codes`]) is built;
@@ -272,5 +295,30 @@ impl Summary {
             Format::Urlset | Format::SitemapIndex | Format::Text | Format::Rss | Format::Atom => self.format.as_str(),
             Format::Html | Format::Unknown => "invalid",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals() {
+        let mut buf = [0u8; 10];
+        for n in (0..100_000).chain([999_999, 1_000_000, 4_294_967_295, u32::MAX - 1]) {
+            assert_eq!(decimal(n, &mut buf), n.to_string().as_bytes(), "{n}");
+        }
+        let mut s = String::from("x[");
+        push_u32(&mut s, 40_213);
+        assert_eq!(s, "x[40213");
+    }
+
+    #[test]
+    fn places_format_paths() {
+        let p = Place::Xml { entry: "/urlset/url[3]", group: Some(("image", 2)), leaf: Some(("loc", None)) };
+        assert_eq!(p.to_locator(), Locator::Xml("/urlset/url[3]/image[2]/loc".into()));
+        let p = Place::Xml { entry: "/urlset/url[3]", group: None, leaf: Some(("link", Some(1))) };
+        assert_eq!(p.to_locator(), Locator::Xml("/urlset/url[3]/link[1]".into()));
+        assert_eq!(Place::Line(7).to_locator(), Locator::Line(7));
     }
 }

@@ -4,8 +4,7 @@
 //! The bookkeeping both report writers share (the per-file deduplication table, the per-code cap and
 //! the facts) lives here too; `crate::stream` writes the same report as JSON while parsing.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
+use std::hash::{BuildHasher, RandomState};
 use std::ops::ControlFlow;
 
 use wellknown_core::{Candidate, CandidateKind, Diagnostic, Report};
@@ -24,38 +23,32 @@ pub struct ReportBuilder {
     tally: Tally,
 }
 
-/// The per-file set of `(relation, URL)` already reported: a table from a keyed hash to the index of
-/// the first occurrence in the caller's store, which the caller compares (open addressing on the hash
-/// value, so equal hashes of different URLs both find a slot).
+/// The per-file set of `(relation, URL)` already reported: an open-addressing table (linear probing)
+/// whose slots hold the high 32 bits of a keyed hash (SipHash with per-table random keys, so crafted
+/// URLs cannot collide on purpose) and the index of the first occurrence in the caller's store, which
+/// the caller compares: exact, whatever the hash does.
+///
+/// Most URLs are new, and a new URL's probe would miss the cache in a table of megabytes: probes read
+/// a parallel array of 16-bit fingerprints instead (a quarter of the size), and the slot itself is only
+/// read when its fingerprint matches (written, not read, when the URL is new).
 pub(crate) struct Seen {
-    table: HashMap<u64, u32, BuildHasherDefault<IdentityHasher>>,
-    /// Per-table random keys, so crafted URLs cannot collide on purpose.
+    /// 16-bit fingerprints of the slots' tags; 0 is empty.
+    prints: Vec<u16>,
+    /// `tag << 32 | (index + 1)`. The slot of a tag is `tag & mask`, so the table can grow without
+    /// the values.
+    slots: Vec<u64>,
+    len: usize,
     hasher: RandomState,
 }
 
-/// The keys of `Seen::table` are already hashes: use them as they are.
-#[derive(Default)]
-pub(crate) struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// The fingerprint of a tag: its high 16 bits, never 0.
+fn print_of(tag: u64) -> u16 {
+    ((tag >> 16) as u16) | 1
 }
 
 /// How many values a body of `len` bytes probably declares (one per 128 bytes: real sitemaps spend
 /// 100 to 1,000 bytes per URL), capped at the hard cap on values: a first capacity for tables that
-/// would otherwise grow, and rehash, many times.
+/// would otherwise grow many times.
 pub(crate) fn expected_values(len: usize, limits: &crate::Limits) -> usize {
     (len / 128).min(usize::try_from(limits.hard_cap_values).unwrap_or(usize::MAX))
 }
@@ -67,7 +60,8 @@ impl Seen {
 
     /// A table with room for `n` values.
     pub(crate) fn with_capacity(n: usize) -> Self {
-        Seen { table: HashMap::with_capacity_and_hasher(n, BuildHasherDefault::default()), hasher: RandomState::new() }
+        let slots = n.saturating_mul(2).max(16).next_power_of_two();
+        Seen { prints: vec![0; slots], slots: vec![0; slots], len: 0, hasher: RandomState::new() }
     }
 
     /// Looks `(relation, url)` up; `is_same(i)` says whether stored entry `i` is that pair. Returns
@@ -80,15 +74,58 @@ impl Seen {
         index: u32,
         is_same: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        let mut k = self.hasher.hash_one((relation, url));
-        while let Some(&i) = self.table.get(&k) {
-            if is_same(i) {
-                return Some(i);
-            }
-            k = k.wrapping_add(1);
+        if (self.len + 1) * 2 > self.prints.len() {
+            self.grow();
         }
-        self.table.insert(k, index);
-        None
+        let tag = self.hasher.hash_one((relation, url)) >> 32;
+        let print = print_of(tag);
+        let mask = self.prints.len() - 1;
+        let mut i = tag as usize & mask;
+        loop {
+            let p = *self.prints.get(i)?;
+            if p == 0 {
+                if let (Some(p), Some(s)) = (self.prints.get_mut(i), self.slots.get_mut(i)) {
+                    *p = print;
+                    *s = tag << 32 | (u64::from(index) + 1);
+                }
+                self.len += 1;
+                return None;
+            }
+            if p == print {
+                let slot = self.slots.get(i).copied().unwrap_or(0);
+                if slot >> 32 == tag {
+                    let j = (slot & 0xffff_ffff).saturating_sub(1) as u32;
+                    if is_same(j) {
+                        return Some(j);
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the table, placing every slot again by its tag.
+    fn grow(&mut self) {
+        let size = self.prints.len() * 2;
+        let mut prints = vec![0u16; size];
+        let mut slots = vec![0u64; size];
+        let mask = size - 1;
+        for &slot in self.slots.iter().filter(|&&s| s != 0) {
+            let tag = slot >> 32;
+            let mut i = tag as usize & mask;
+            while let Some(p) = prints.get_mut(i) {
+                if *p == 0 {
+                    *p = print_of(tag);
+                    if let Some(s) = slots.get_mut(i) {
+                        *s = slot;
+                    }
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        self.prints = prints;
+        self.slots = slots;
     }
 }
 
@@ -236,8 +273,8 @@ impl ReportBuilder {
 }
 
 impl Visitor for ReportBuilder {
-    fn found(&mut self, found: Found<'_>) -> ControlFlow<()> {
-        let Found { relation, url, place, hints, out_of_location } = found;
+    fn found(&mut self, found: &Found<'_>) -> ControlFlow<()> {
+        let Found { relation, url, place, hints, out_of_location } = *found;
         let candidates = &self.report.candidates;
         let index = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
         let repeat = self.seen.check(relation, url, index, |i| {
@@ -275,5 +312,28 @@ impl Visitor for ReportBuilder {
 
     fn wants(&mut self, code: &'static str) -> bool {
         self.tally.wants_static(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seen_finds_repeats_across_growth() {
+        let urls: Vec<String> = (0..5000).map(|i| format!("https://a.example/{i}")).collect();
+        let mut seen = Seen::new();
+        for (i, u) in urls.iter().enumerate() {
+            let same = |j: u32| urls.get(j as usize) == Some(u);
+            assert_eq!(seen.check(Relation::Loc, u, i as u32, same), None, "{u}");
+        }
+        for (i, u) in urls.iter().enumerate() {
+            let same = |j: u32| urls.get(j as usize) == Some(u);
+            assert_eq!(seen.check(Relation::Loc, u, 9999, same), Some(i as u32), "{u}");
+        }
+        // Another relation is another claim.
+        assert_eq!(seen.check(Relation::Image, &urls[0], 7, |j| j == 7), None);
+        assert_eq!(seen.len, 5001);
+        assert!(seen.slots.len() >= 2 * seen.len && seen.prints.len() == seen.slots.len());
     }
 }

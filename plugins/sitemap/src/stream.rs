@@ -39,14 +39,15 @@ fn candidate_head(relation: Relation) -> &'static str {
 /// Errors: the first write error of `out` (reading stops there; what was written is an incomplete
 /// JSON text).
 pub fn write_report_streaming<W: Write>(body: &[u8], meta: &FetchMeta, limits: &Limits, out: W) -> io::Result<bool> {
+    let expected = expected_values(body.len(), limits);
     let mut w = JsonWriter {
         out,
         error: None,
         count: 0,
         buf: Vec::with_capacity(1024),
-        seen: Seen::with_capacity(expected_values(body.len(), limits)),
-        arena: String::new(),
-        stored: Vec::new(),
+        seen: Seen::with_capacity(expected),
+        arena: String::with_capacity(expected.saturating_mul(48)),
+        stored: Vec::with_capacity(expected),
         follow_ups: Vec::new(),
         tally: Tally::new(limits.max_diagnostics_per_code),
         errors: Vec::new(),
@@ -133,8 +134,8 @@ impl<W: Write> JsonWriter<W> {
 }
 
 impl<W: Write> Visitor for JsonWriter<W> {
-    fn found(&mut self, found: Found<'_>) -> ControlFlow<()> {
-        let Found { relation, url, place, hints, out_of_location } = found;
+    fn found(&mut self, found: &Found<'_>) -> ControlFlow<()> {
+        let Found { relation, url, place, hints, out_of_location } = *found;
         let (arena, stored) = (&self.arena, &self.stored);
         let repeat = self.seen.check(relation, url, u32::try_from(stored.len()).unwrap_or(u32::MAX), |i| {
             stored.get(i as usize).is_some_and(|&(s, e, r)| r == relation && arena.get(s..e) == Some(url))
@@ -192,29 +193,27 @@ impl<W: Write> Visitor for JsonWriter<W> {
             }
         }
         if !hints.is_empty() {
-            // Keys in `BTreeMap` order, as the in-memory report serialises them (at most six keys
-            // exist, so a stack array holds them; more would go to the heap).
-            let mut array: [(&str, &str); 8] = [("", ""); 8];
-            let mut heap = Vec::new();
-            let pairs: &mut [(&str, &str)] = if hints.len() <= array.len() {
-                for (slot, pair) in array.iter_mut().zip(hints.iter()) {
-                    *slot = pair;
+            // Keys in `BTreeMap` order, as the in-memory report serialises them: the crate's six
+            // hint keys have fixed ranks; anything else would be sorted after them.
+            let mut ranked: [Option<(&'static str, &str)>; 6] = [None; 6];
+            let mut others: Vec<(&'static str, &str)> = Vec::new();
+            for (k, v) in hints.iter() {
+                match hint_rank(k).and_then(|r| ranked.get_mut(r)) {
+                    Some(slot @ None) => *slot = Some((k, v)),
+                    _ => others.push((k, v)),
                 }
-                array.get_mut(..hints.len()).unwrap_or_default()
-            } else {
-                heap.extend(hints.iter());
-                &mut heap
-            };
-            if pairs.len() > 1 {
-                pairs.sort_unstable_by(|a, c| a.0.cmp(c.0));
             }
+            others.sort_unstable_by(|a, c| a.0.cmp(c.0));
+            let pairs = ranked.iter().flatten().chain(others.iter());
             b.extend_from_slice(b",\"hints\":{");
-            for (i, (k, v)) in pairs.iter().enumerate() {
+            for (i, &(k, v)) in pairs.enumerate() {
                 if i > 0 {
                     b.push(b',');
                 }
-                push_json_str(b, k);
-                b.push(b':');
+                // Hint keys are the crate's own lower-case names: nothing to escape.
+                b.push(b'"');
+                b.extend_from_slice(k.as_bytes());
+                b.extend_from_slice(b"\":");
                 push_json_str(b, v);
             }
             b.push(b'}');
@@ -240,21 +239,24 @@ impl<W: Write> Visitor for JsonWriter<W> {
     }
 }
 
-/// Appends the decimal digits of `n`.
-fn push_decimal(out: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        if let Some(d) = digits.get_mut(i) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
+/// The position of a hint key among the crate's hint keys in byte order (`changefreq`, `hreflang`,
+/// `lastmod`, `news_publication_date`, `news_title`, `priority`).
+fn hint_rank(key: &str) -> Option<usize> {
+    match key {
+        "changefreq" => Some(0),
+        "hreflang" => Some(1),
+        "lastmod" => Some(2),
+        "news_publication_date" => Some(3),
+        "news_title" => Some(4),
+        "priority" => Some(5),
+        _ => None,
     }
-    out.extend_from_slice(digits.get(i..).unwrap_or_default());
+}
+
+/// Appends the decimal digits of `n`.
+fn push_decimal(out: &mut Vec<u8>, n: u32) {
+    let mut buf = [0u8; 10];
+    out.extend_from_slice(crate::model::decimal(n, &mut buf));
 }
 
 /// Bytes a JSON string cannot hold as they are: `"`, `\\` and the control characters.
@@ -270,6 +272,26 @@ static NEEDS_ESCAPE: [bool; 256] = {
     t
 };
 
+/// The length of the longest prefix of `b` that needs no escape: eight bytes at a time (a word is
+/// clean when none of its bytes is below 0x20, `"` or `\\`), then byte by byte from the first word
+/// that is not.
+fn clean_prefix(b: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let mut i = 0;
+    for chunk in b.chunks_exact(8) {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let control = x.wrapping_sub(0x20 * ONES) & !x & HIGH != 0;
+        if control || has_zero(x ^ (u64::from(b'"') * ONES)) || has_zero(x ^ (u64::from(b'\\') * ONES)) {
+            break;
+        }
+        i += 8;
+    }
+    let tail = b.get(i..).unwrap_or_default();
+    i + tail.iter().position(|&c| NEEDS_ESCAPE[usize::from(c)]).unwrap_or(tail.len())
+}
+
 /// Appends `s` as a JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as
 /// short escapes or `\u00XX`, everything else as is (UTF-8).
 fn push_json_str(out: &mut Vec<u8>, s: &str) {
@@ -277,7 +299,7 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let mut rest = s.as_bytes();
     loop {
-        let clean = rest.iter().position(|&c| NEEDS_ESCAPE[usize::from(c)]).unwrap_or(rest.len());
+        let clean = clean_prefix(rest);
         out.extend_from_slice(rest.get(..clean).unwrap_or_default());
         let Some((&c, tail)) = rest.get(clean..).and_then(<[u8]>::split_first) else {
             break;
@@ -313,6 +335,42 @@ mod tests {
         {
             let want = format!(r#"{{"kind":"{}","relation":"{}","value":"#, kind_of(r).as_str(), r.as_str());
             assert_eq!(candidate_head(r), want);
+        }
+    }
+
+    #[test]
+    fn candidates_written_as_serde_writes_them() {
+        let body = b"<urlset><url><loc>https://a.example/p</loc><priority>0.5</priority>\
+            <lastmod>2024-01-01</lastmod><changefreq>weekly</changefreq></url></urlset>";
+        let meta = FetchMeta::synthetic(
+            url::Url::parse("https://a.example/s.xml").unwrap(),
+            None,
+            wellknown_core::Timestamp::UNIX_EPOCH,
+        );
+        let mut out = Vec::new();
+        assert!(write_report_streaming(body, &meta, &Limits::default(), &mut out).unwrap());
+        let text = String::from_utf8(out).unwrap();
+        let report = serde_json::to_string(&crate::parse_sitemap(body, &meta, &Limits::default())).unwrap();
+        let candidate = r#"{"kind":"url","relation":"sitemap_loc","value":"https://a.example/p","locator":{"xml":"/urlset/url[1]/loc"},"hints":{"changefreq":"weekly","lastmod":"2024-01-01","priority":"0.5"}}"#;
+        assert!(text.starts_with(&format!("{{\"candidates\":[{candidate}]")), "{text}");
+        assert!(report.contains(candidate), "{report}");
+    }
+
+    #[test]
+    fn clean_prefixes() {
+        for s in ["", "abc", "https://a.example/0123456789abcdef", "é€😀 and more text here", "\u{7f}\u{80}"] {
+            assert_eq!(clean_prefix(s.as_bytes()), s.len(), "{s:?}");
+        }
+        for (s, n) in
+            [("0123456789\"x", 10), ("01234567\\", 8), ("\n", 0), ("abcdefgh\u{1f}", 8), ("abc\"defghijkl", 3)]
+        {
+            assert_eq!(clean_prefix(s.as_bytes()), n, "{s:?}");
+        }
+        for i in 0..=255u8 {
+            let mut b = vec![b'a'; 20];
+            b[13] = i;
+            let want = if NEEDS_ESCAPE[usize::from(i)] { 13 } else { 20 };
+            assert_eq!(clean_prefix(&b), want, "{i}");
         }
     }
 

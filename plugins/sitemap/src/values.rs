@@ -19,7 +19,11 @@ pub enum LocError {
 /// Trims XML whitespace (space, tab, CR, LF) and the no-break/BOM characters some generators pad with.
 pub fn trim(s: &str) -> &str {
     const PADS: [char; 2] = ['\u{feff}', '\u{a0}'];
-    let mut t = s;
+    let mut t = s.trim_ascii();
+    // The other pads are not ASCII: ASCII at both ends means nothing more to trim.
+    if t.as_bytes().first().is_none_or(u8::is_ascii) && t.as_bytes().last().is_none_or(u8::is_ascii) {
+        return t;
+    }
     loop {
         let u = t.trim_ascii().trim_start_matches(PADS).trim_end_matches(PADS);
         if u.len() == t.len() {

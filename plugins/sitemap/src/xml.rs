@@ -167,9 +167,35 @@ enum InEntry {
     Nothing,
 }
 
-/// Bytes of the element names the fast tokenizer reads itself.
-fn fast_name_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b':' | b'.' | b'_' | b'-')
+/// Where the next `<` or `&` is in `b` (its length when there is none). The text between elements
+/// is mostly a few bytes of indentation: those are looked at one by one before a vector search.
+fn markup_or_ref(b: &[u8]) -> usize {
+    let head = b.get(..16).unwrap_or(b);
+    match head.iter().position(|&c| c == b'<' || c == b'&') {
+        Some(i) => i,
+        None if head.len() == b.len() => b.len(),
+        None => {
+            head.len()
+                + memchr::memchr2(b'<', b'&', b.get(head.len()..).unwrap_or_default()).unwrap_or(b.len() - head.len())
+        }
+    }
+}
+
+/// Bytes of the element names the fast tokenizer reads itself: `[A-Za-z0-9:._-]`.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-');
+        c += 1;
+    }
+    t
+};
+
+/// The length of the name at the start of `b` (bytes of [`NAME_BYTES`]).
+fn name_len(b: &[u8]) -> usize {
+    b.iter().position(|&c| !NAME_BYTES[usize::from(c)]).unwrap_or(b.len())
 }
 
 /// Prefix and local name, split at the first `:` as quick-xml's `QName` does.
@@ -361,7 +387,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 Some(b'<') => {
                     let end_tag = rest.get(1) == Some(&b'/');
                     let from = if end_tag { 2 } else { 1 };
-                    let len = rest.get(from..).unwrap_or_default().iter().take_while(|&&c| fast_name_byte(c)).count();
+                    let len = name_len(rest.get(from..).unwrap_or_default());
                     if len == 0 {
                         break;
                     }
@@ -388,7 +414,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 }
                 Some(b'&') => break,
                 Some(_) => {
-                    let n = memchr::memchr2(b'<', b'&', rest).unwrap_or(rest.len());
+                    let n = markup_or_ref(rest);
                     self.text(rest.get(..n).unwrap_or_default());
                     pos += n;
                 }
@@ -701,23 +727,41 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             return None;
         }
         let tail = rest.get(after..)?;
-        let text_len = memchr::memchr2(b'<', b'&', tail)?;
+        let text_len = markup_or_ref(tail);
         let end = tail.get(text_len..)?;
         if end.get(..2)? != b"</" {
             return None;
         }
-        let name_len = end.get(2..)?.iter().take_while(|&&c| fast_name_byte(c)).count();
+        // Mostly the end tag repeats the start tag's name.
+        let end_name = end.get(2..)?;
+        let name_len = if end_name.starts_with(name) && end_name.get(name.len()) == Some(&b'>') {
+            name.len()
+        } else {
+            name_len(end_name)
+        };
         if name_len == 0 || end.get(2 + name_len) != Some(&b'>') {
             return None;
         }
         let (prefix, local) = split_name(name);
         match self.classify_in_entry(root, entry, local, prefix, d) {
             InEntry::Capture(field, field_name, group) => {
-                self.begin_capture(field, d, field_name, group);
-                if text_len > 0 {
-                    self.text(tail.get(..text_len)?);
+                // What the text event would do, without the capture in between.
+                let raw = tail.get(..text_len)?;
+                let overflow = raw.len() > self.em.limits.max_value_bytes;
+                self.text.clear();
+                if !overflow {
+                    match std::str::from_utf8(raw) {
+                        Ok(t) => self.text.push_str(t),
+                        Err(_) => {
+                            // Invalid UTF-8 is replaced and diagnosed by the text handler.
+                            self.begin_capture(field, d, field_name, group);
+                            self.text(raw);
+                            self.finish_capture();
+                            return Some(after + text_len + name_len + 3);
+                        }
+                    }
                 }
-                self.finish_capture();
+                self.finish_field(Capture { field, depth: d, name: field_name, group, undefined: None, overflow });
             }
             InEntry::Nothing => {}
             InEntry::Group(..) | InEntry::Link => return None,
@@ -906,9 +950,14 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     }
 
     fn finish_capture(&mut self) {
-        let Some(c) = self.capture.take() else {
-            return;
-        };
+        if let Some(c) = self.capture.take() {
+            self.finish_field(c);
+        }
+    }
+
+    /// What ends a capture: its text (in `self.text`) becomes the entry's URL, a hint or an
+    /// extension URL.
+    fn finish_field(&mut self, c: Capture) {
         let Some(entry) = self.entry.as_mut() else {
             return;
         };
@@ -978,21 +1027,22 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     }
 
     fn finish_entry(&mut self) {
-        let Some(entry) = self.entry.take() else {
+        // Read in place (the entry is dropped at the end), not moved out: it is not small.
+        let Some(entry) = self.entry.as_ref() else {
             return;
         };
         self.em.entries += 1;
         let relation = if self.root == Some(Root::Index) { Relation::Child } else { Relation::Loc };
         let base = (self.root == Some(Root::Atom)).then_some(&self.base);
-        let Entry { loc, direct_undefined, direct_overflow, .. } = entry;
         let path = self.entry_path.as_str();
         let hints = Hints::new(&self.hint_text, &self.hint_spans);
-        if let Some(l) = loc {
+        if let Some(l) = &entry.loc {
             let place = l.at.place(path);
             self.em.value(relation, &self.loc_text, place, l.undefined.as_deref(), l.overflow, hints, base);
-        } else if !trim(&self.direct).is_empty() || direct_overflow {
+        } else if !trim(&self.direct).is_empty() || entry.direct_overflow {
             let place = At::Entry.place(path);
-            self.em.value(relation, &self.direct, place, direct_undefined.as_deref(), direct_overflow, hints, base);
+            let undefined = entry.direct_undefined.as_deref();
+            self.em.value(relation, &self.direct, place, undefined, entry.direct_overflow, hints, base);
         } else {
             let what = match self.root {
                 Some(Root::Rss) => "item without <link>",
@@ -1015,6 +1065,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 base,
             );
         }
+        self.entry = None;
     }
 }
 

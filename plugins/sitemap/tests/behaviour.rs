@@ -356,7 +356,7 @@ struct Stopper {
 }
 
 impl Visitor for Stopper {
-    fn found(&mut self, found: Found) -> ControlFlow<()> {
+    fn found(&mut self, found: &Found) -> ControlFlow<()> {
         self.seen.push((found.relation, found.url.to_string(), found.out_of_location));
         if self.seen.len() == 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }

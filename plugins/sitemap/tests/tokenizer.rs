@@ -227,3 +227,21 @@ fn real_fixtures_match() {
         assert_eq!(report(&body), report(&gzip(&body)), "{rel}");
     }
 }
+
+#[test]
+fn long_and_invalid_leaves_match() {
+    let long = "x".repeat(600);
+    let body = format!(
+        "<urlset><url><loc>https://a.example/maps/{long}</loc><lastmod>{long}</lastmod></url>\
+         <url><loc>https://a.example/maps/\u{e9}</loc><lastmod>2024-01-01</lastmod></url></urlset>"
+    );
+    let mut bytes = body.into_bytes();
+    same(&bytes).unwrap();
+    // Invalid UTF-8 inside a leaf: replaced and diagnosed once, the same way.
+    let at = bytes.windows(2).position(|w| w == "\u{e9}".as_bytes()).unwrap();
+    bytes[at] = 0xff;
+    same(&bytes).unwrap();
+    let v = report(&bytes);
+    assert!(v["errors"].as_array().unwrap().iter().any(|e| e["code"] == "invalid_utf8"), "{v}");
+    assert!(v["errors"].as_array().unwrap().iter().any(|e| e["code"] == "invalid_loc"), "{v}");
+}
