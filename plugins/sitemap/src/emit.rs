@@ -200,10 +200,10 @@ impl<'v, V: Visitor> Emitter<'v, V> {
                 (msg, Some(place.to_locator()))
             });
         }
-        self.found(Found { relation, url, place, hints, out_of_location });
+        self.found(&Found { relation, url, place, hints, out_of_location });
     }
 
-    fn found(&mut self, found: Found<'_>) {
+    fn found(&mut self, found: &Found<'_>) {
         if self.values >= self.limits.hard_cap_values {
             let msg = format!("more than {} URLs in one file; reading stopped", self.limits.hard_cap_values);
             self.over_limit(msg, Some(found.locator()));
@@ -219,7 +219,7 @@ impl<'v, V: Visitor> Emitter<'v, V> {
                 self.error(codes::TOO_MANY_URLS, msg, loc);
             }
         }
-        if let ControlFlow::Break(()) = self.visitor.found(&found) {
+        if let ControlFlow::Break(()) = self.visitor.found(found) {
             self.stop = true;
             self.incomplete = true;
         }

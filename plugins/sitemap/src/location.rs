@@ -18,6 +18,7 @@ use url::Url;
 use wellknown_core::{FetchMeta, Origin};
 
 use crate::fast_url::CanonicalUrl;
+use crate::values::{same_bytes, starts_with_bytes};
 
 /// The location rule for one fetched sitemap.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +60,7 @@ impl Key {
     /// The same comparison for a URL recognised by the fast path (lower-case ASCII host without a
     /// trailing dot, effective port): equal strings exactly when the `url` crate's parts are equal.
     fn matches_canonical(&self, url: &CanonicalUrl<'_>) -> bool {
-        url.port == self.port && Some(url.https) == self.https && url.host == self.host
+        url.port == self.port && Some(url.https) == self.https && same_bytes(url.host.as_bytes(), self.host.as_bytes())
     }
 }
 
@@ -101,7 +102,9 @@ impl LocationRule {
     /// [`LocationRule::allows`] for a URL already in canonical form ([`crate::fast_url::canonical`]),
     /// without parsing it: same scheme, host and effective port, path under the directory.
     pub fn allows_canonical(&self, url: &CanonicalUrl<'_>) -> bool {
-        self.bases.iter().any(|(k, dir)| k.matches_canonical(url) && url.path.starts_with(dir.as_str()))
+        self.bases
+            .iter()
+            .any(|(k, dir)| k.matches_canonical(url) && starts_with_bytes(url.path.as_bytes(), dir.as_bytes()))
             || self.cross_submitted.iter().any(|k| k.matches_canonical(url))
     }
 }

@@ -16,7 +16,8 @@ use crate::emit::{Emitter, shown};
 use crate::input::Source;
 use crate::model::{Format, Hints, Place, Relation, Visitor, push_u32};
 use crate::values::{
-    RefValue, is_changefreq, is_priority, is_w3c_datetime, push_utf8, resolve_ref, trim, unescape_into,
+    RefValue, is_changefreq, is_priority, is_w3c_datetime, push_utf8, resolve_ref, same_bytes, starts_with_bytes, trim,
+    unescape_into,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -414,6 +415,13 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 }
                 Some(b'&') => break,
                 Some(_) => {
+                    // Indentation between tags outside a capture is a text event that changes
+                    // nothing (see `text`): skipped without one.
+                    let ws = rest.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(rest.len());
+                    if ws > 0 && rest.get(ws) == Some(&b'<') && self.capture.is_none() {
+                        pos += ws;
+                        continue;
+                    }
                     let n = markup_or_ref(rest);
                     self.text(rest.get(..n).unwrap_or_default());
                     pos += n;
@@ -575,9 +583,9 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         let parent = self.path_buf.get(..parent_end).unwrap_or_default();
         let p = &self.entry_prefix;
         let same = p.len() == parent.len() + 1 + local.len()
-            && p.get(..parent.len()) == Some(parent)
+            && starts_with_bytes(p, parent)
             && p.get(parent.len()) == Some(&b'/')
-            && p.get(parent.len() + 1..) == Some(local);
+            && p.get(parent.len() + 1..).is_some_and(|l| same_bytes(l, local));
         if same {
             self.entry_path.truncate(self.entry_prefix_len);
         } else {
@@ -734,7 +742,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         }
         // Mostly the end tag repeats the start tag's name.
         let end_name = end.get(2..)?;
-        let name_len = if end_name.starts_with(name) && end_name.get(name.len()) == Some(&b'>') {
+        let name_len = if starts_with_bytes(end_name, name) && end_name.get(name.len()) == Some(&b'>') {
             name.len()
         } else {
             name_len(end_name)
