@@ -3,16 +3,7 @@
 
 mod common;
 
-use common::{candidates, document, scan};
-use serde_json::Value;
-
-fn codes(records: &[Value], doc_url: &str) -> Vec<String> {
-    records
-        .iter()
-        .filter(|r| r["type"] == "diagnostic" && r["document"] == doc_url)
-        .filter_map(|r| r["code"].as_str().map(str::to_string))
-        .collect()
-}
+use common::{candidates, codes, document, scan};
 
 #[test]
 fn aasa_legacy_location_is_the_fallback() {

@@ -139,3 +139,12 @@ pub fn candidates(records: &[Value], kind: &str, relation: Option<&str>) -> Vec<
 pub fn document<'a>(records: &'a [Value], url: &str) -> Option<&'a Value> {
     records.iter().find(|r| r["type"] == "document" && (r["url"] == url || r["requested_url"] == url))
 }
+
+/// Diagnostic codes reported for the document whose final URL is `doc_url`, in record order.
+pub fn codes(records: &[Value], doc_url: &str) -> Vec<String> {
+    records
+        .iter()
+        .filter(|r| r["type"] == "diagnostic" && r["document"] == doc_url)
+        .filter_map(|r| r["code"].as_str().map(str::to_string))
+        .collect()
+}
