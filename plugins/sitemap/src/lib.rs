@@ -1,8 +1,13 @@
 //! Sitemaps protocol 0.9 parser and probe (urlset, index, text, RSS, Atom, gzip).
 //!
 //! [`parse_sitemap`] interprets one fetched file as a [`Report`]; [`visit_sitemap`] is the same pass
-//! with a caller-supplied [`Visitor`] that receives each URL as it is read. Both are pure: no I/O, no
-//! clock, no panics, bounded memory and work for any input ([`Limits`]).
+//! with a caller-supplied [`Visitor`] that receives each URL as it is read; [`write_report_streaming`]
+//! writes the report as JSON during that pass, never holding its candidates. All are pure: no I/O but
+//! the caller's writer, no clock, no panics, bounded memory and work for any input ([`Limits`]).
+//!
+//! Speed: URLs already in the form the `url` crate serialises are taken as they are ([`fast_url`]),
+//! plain markup of an in-memory document is read by the crate itself and the rest by quick-xml, and
+//! locators and hints are borrowed and formatted only when used.
 //!
 //! * **Format from the body** (after a BOM and whitespace): `<urlset>`, `<sitemapindex>`, `<rss>` /
 //!   `<rdf:RDF>`, `<feed>` (Atom 0.3/1.0), plain text (one URL per line); gzip is sniffed by its magic

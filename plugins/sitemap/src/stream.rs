@@ -240,15 +240,17 @@ impl<W: Write> Visitor for JsonWriter<W> {
 }
 
 /// The position of a hint key among the crate's hint keys in byte order (`changefreq`, `hreflang`,
-/// `lastmod`, `news_publication_date`, `news_title`, `priority`).
+/// `lastmod`, `news_publication_date`, `news_title`, `priority`), told apart by length and first
+/// byte. It only orders the keys (the key itself is what is written), so another key taken for one of
+/// these would still be written correctly.
 fn hint_rank(key: &str) -> Option<usize> {
-    match key {
-        "changefreq" => Some(0),
-        "hreflang" => Some(1),
-        "lastmod" => Some(2),
-        "news_publication_date" => Some(3),
-        "news_title" => Some(4),
-        "priority" => Some(5),
+    match (key.len(), key.as_bytes().first()) {
+        (10, Some(b'c')) => Some(0),
+        (8, Some(b'h')) => Some(1),
+        (7, Some(b'l')) => Some(2),
+        (21, Some(b'n')) => Some(3),
+        (10, Some(b'n')) => Some(4),
+        (8, Some(b'p')) => Some(5),
         _ => None,
     }
 }
