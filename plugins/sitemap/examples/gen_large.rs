@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release -p wellknown-sitemap --example gen_large -- /tmp/large.xml.gz
 //! /usr/bin/time -v target/release/examples/parse_file /tmp/large.xml.gz https://www.example.com/sitemap.xml.gz --summary
+//! cargo build --release -p wellknown
+//! /usr/bin/time -v target/release/wellknown parse sitemap /tmp/large.xml.gz --url https://www.example.com/sitemap.xml.gz
 //! ```
 
 #[path = "../benches/generator/mod.rs"]
