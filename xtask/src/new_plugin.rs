@@ -2,8 +2,8 @@
 //! wires it into the workspace (see `docs/plugin-guide.md`).
 //!
 //! Writes `plugins/<dir>/` (Cargo.toml; `src/{lib,probe,parse,codes}.rs` with the probe registered
-//! by `inventory::submit!` and a pure line-based `interpret` to replace; `tests/parse.rs` on a
-//! fixture in `tests/data/`, `tests/no_panic.rs`, `tests/docs.rs`) and `docs/plugins/<dir>.md`, then
+//! by `inventory::submit!` and a pure line-based `interpret` to replace; `tests/it/parse.rs` on a
+//! fixture in `tests/data/`, `tests/it/no_panic.rs`, `tests/it/docs.rs`) and `docs/plugins/<dir>.md`, then
 //! edits the root `Cargo.toml` (`members`, `[workspace.dependencies]`), `crates/cli/Cargo.toml` and
 //! `crates/cli/src/plugins_linked.rs` (the `linked()` array and `EXPECTED_PROBES`).
 //!
@@ -222,6 +222,7 @@ pub fn render(n: &Names, reference: &str, registry: &str) -> Vec<(PathBuf, Strin
             "probe" => include_str!("../templates/plugin/probe.rs.tmpl"),
             "parse" => include_str!("../templates/plugin/parse.rs.tmpl"),
             "codes" => include_str!("../templates/plugin/codes.rs.tmpl"),
+            "test_main" => include_str!("../templates/plugin/test_main.rs.tmpl"),
             "test_parse" => include_str!("../templates/plugin/test_parse.rs.tmpl"),
             "test_no_panic" => include_str!("../templates/plugin/test_no_panic.rs.tmpl"),
             "test_docs" => include_str!("../templates/plugin/test_docs.rs.tmpl"),
@@ -235,9 +236,10 @@ pub fn render(n: &Names, reference: &str, registry: &str) -> Vec<(PathBuf, Strin
         (base.join("src/probe.rs"), fill(t("probe"), &rust_ref)),
         (base.join("src/parse.rs"), fill(t("parse"), reference)),
         (base.join("src/codes.rs"), fill(t("codes"), reference)),
-        (base.join("tests/parse.rs"), fill(t("test_parse"), reference)),
-        (base.join("tests/no_panic.rs"), fill(t("test_no_panic"), reference)),
-        (base.join("tests/docs.rs"), fill(t("test_docs"), reference)),
+        (base.join("tests/it/main.rs"), fill(t("test_main"), reference)),
+        (base.join("tests/it/parse.rs"), fill(t("test_parse"), reference)),
+        (base.join("tests/it/no_panic.rs"), fill(t("test_no_panic"), reference)),
+        (base.join("tests/it/docs.rs"), fill(t("test_docs"), reference)),
         (base.join("tests/data").join(&fixture), fill(t("fixture"), reference)),
         (PathBuf::from("docs/plugins").join(format!("{}.md", n.dir)), fill(t("doc"), reference)),
     ]

@@ -1,4 +1,5 @@
 //! The scan loop over an in-memory transport: follow-ups, visited set, scope, evidence, hop limit.
+//! Kept as its own test binary: its probes register through `inventory`, which is per binary.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,6 @@
 //! Verification, feedback into the frontier, virtual hosts, `--obey-robots` and resumed plans, over
 //! an in-memory network.
+//! Kept as its own test binary: its probes register through `inventory`, which is per binary.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;

@@ -1,4 +1,4 @@
-//! The benchmark's inputs, shared with `tests/agreement.rs`: every robots.txt of `benches/corpus/`
+//! The benchmark's inputs, shared with `tests/it/agreement.rs`: every robots.txt of `benches/corpus/`
 //! and a fixed set of (agent, URL) queries per file.
 //!
 //! Queries per file: each agent of [`AGENTS`] with each path of [`FIXED_PATHS`] plus up to

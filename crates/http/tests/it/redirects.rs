@@ -1,6 +1,6 @@
 //! Redirects: followed by us, recorded hop by hop, loops, limits, scope and bad targets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use url::Url;

@@ -2,7 +2,7 @@
 //! (sitemaps.mydripnurse.com), scanned through the fixture server. Every URL the served files declare
 //! is found, and children that answer 404 are reported without losing what their index declared.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

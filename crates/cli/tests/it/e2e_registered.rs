@@ -1,6 +1,6 @@
 //! End to end: `--all-registered` records every IANA-registered suffix an origin answers.
 
-mod common;
+use crate::common;
 
 use common::scan;
 

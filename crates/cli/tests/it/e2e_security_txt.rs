@@ -1,7 +1,7 @@
 //! End to end: security.txt (RFC 9116) through the fixture server: canonical location, legacy
 //! fallback, HTML soft-404, redirect, plain-http host.
 
-mod common;
+use crate::common;
 
 use common::{candidates, codes, document, scan};
 

@@ -1,7 +1,7 @@
 //! End to end: SIGINT or SIGTERM stops a scan cleanly: complete records only, exit 130, and a closed
 //! output pipe stops the scan instead of letting it run on.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! End to end: each failure class is diagnosed separately, and robots.txt fetch semantics
 //! (RFC 9309 2.3.1) are recorded.
 
-mod common;
+use crate::common;
 
 use common::{document, scan, server, wellknown};
 

@@ -1,13 +1,13 @@
 //! Responses: statuses, headers, metadata, content decoding, body caps, HEAD.
 
-mod common;
+use crate::common;
 
 use common::*;
 use wellknown_core::FetchPolicy;
 
-const BR_TEXT: &[u8] = include_bytes!("data/robots.txt");
-const BR_BODY: &[u8] = include_bytes!("data/robots.txt.br");
-const BR_BOMB: &[u8] = include_bytes!("data/zeros-16MiB.br");
+const BR_TEXT: &[u8] = include_bytes!("../data/robots.txt");
+const BR_BODY: &[u8] = include_bytes!("../data/robots.txt.br");
+const BR_BOMB: &[u8] = include_bytes!("../data/zeros-16MiB.br");
 
 fn deflate_zlib(data: &[u8]) -> Vec<u8> {
     use std::io::Write;

@@ -1,6 +1,6 @@
 //! End to end: the real binary scans real robots.txt files served on loopback over HTTPS.
 
-mod common;
+use crate::common;
 
 use common::{candidates, document, of_type, scan};
 

@@ -1,7 +1,7 @@
 //! Failure classification: DNS, connect, TLS, timeouts, protocol, private addresses; plus
 //! `--resolve`, TLS with a trusted throwaway CA, and virtual-host fetches.
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;

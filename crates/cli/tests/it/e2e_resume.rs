@@ -1,7 +1,7 @@
 //! End to end: a scan killed with SIGKILL mid-run, then `scan --resume`, stores the same graph as an
 //! uninterrupted scan, and the resumed run does not repeat the origins finished before the kill.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! (`benches/queries.rs`). Not timed. Run with `--nocapture` to see every disagreement; the counts
 //! and the reasons are in `docs/benchmarks/robots.md`.
 
-#[path = "../benches/queries.rs"]
+#[path = "../../benches/queries.rs"]
 mod queries;
 
 use queries::{AGENTS, load_corpus, query_count, run_ours, run_robotstxt, run_texting};

@@ -2,7 +2,7 @@
 //! with a path on both constructions, endpoints on other hosts feeding the inventory, a JWKS with a
 //! leaked private key, and a 404 at the OIDC location with the RFC 8414 form present.
 
-mod common;
+use crate::common;
 
 use common::{candidates, codes, document, scan};
 

@@ -1,7 +1,7 @@
 //! End to end: two scans of a site whose second version drops its sitemap and its security.txt.
 //! `diff` shows it, the confidences of what was withdrawn fall, and the first scan's evidence stays.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! Per-host politeness: 429/503 back-off with Retry-After, concurrency and rate limits.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,6 +1,6 @@
 //! The command-line contract: parse, robots check, plugins, exit codes.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

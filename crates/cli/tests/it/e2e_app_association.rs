@@ -1,7 +1,7 @@
 //! End to end: assetlinks.json and apple-app-site-association through the fixture server: the legacy
 //! AASA location, redirects, an include chain, an HTML soft-404.
 
-mod common;
+use crate::common;
 
 use common::{candidates, codes, document, scan};
 

@@ -2,7 +2,7 @@
 //! (`--depth`) and virtual-host attempts, through the real binary and the fixture server, each test
 //! in its own temporary directory (own store) with its own fixture server (own request log).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

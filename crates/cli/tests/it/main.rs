@@ -1,0 +1,15 @@
+//! Integration tests of `wellknown`, one test binary (one link) for the crate: each module was a separate file under tests/.
+
+mod cli_commands;
+mod common;
+mod e2e_app_association;
+mod e2e_failures;
+mod e2e_history;
+mod e2e_identity;
+mod e2e_interrupt;
+mod e2e_registered;
+mod e2e_resume;
+mod e2e_robots;
+mod e2e_security_txt;
+mod e2e_sitemap;
+mod e2e_verification;

@@ -1,0 +1,8 @@
+//! Integration tests of `wellknown-http`, one test binary (one link) for the crate: each module was a separate file under tests/.
+
+mod common;
+mod failures;
+mod no_panic;
+mod politeness;
+mod redirects;
+mod responses;

@@ -1,0 +1,8 @@
+//! Integration tests of `wellknown-assetlinks`, one test binary (one link) for the crate: each module was a separate file under tests/.
+
+mod conformance;
+mod corpus;
+mod docs;
+mod edge_cases;
+mod fixture_sites;
+mod no_panic;

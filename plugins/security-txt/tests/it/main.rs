@@ -1,0 +1,8 @@
+//! Integration tests of `wellknown-security-txt`, one test binary (one link) for the crate: each module was a separate file under tests/.
+
+mod conformance;
+mod corpus;
+mod parser;
+mod probe;
+mod proptest;
+mod verify;
