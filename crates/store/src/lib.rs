@@ -24,6 +24,7 @@
 pub mod analysis;
 pub mod confidence;
 pub mod export;
+mod id_cache;
 pub mod ingest;
 pub mod model;
 mod schema;

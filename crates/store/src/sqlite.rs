@@ -5,13 +5,13 @@
 //! next open. Only an operating-system crash or power loss can lose the last transactions, which
 //! `synchronous=FULL` would prevent at a cost the scan does not need.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use wellknown_core::Timestamp;
 
+use crate::id_cache::IdCache;
 use crate::model::{
     DOCUMENT_NODE, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId, ScanRow,
     StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
@@ -27,23 +27,10 @@ impl From<rusqlite::Error> for StoreError {
 /// How long a writer waits for another connection's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Entries kept in the document-id cache before it is cleared (bounds memory on huge scans).
-const DOC_CACHE_MAX: usize = 65_536;
-
 /// The SQLite store.
 pub struct SqliteStore {
     conn: Connection,
-    cache: Cache,
-}
-
-/// Ids the writer looks up again and again, bounded.
-#[derive(Default)]
-struct Cache {
-    /// (scan, probe, final URL) -> latest document id, so evidence and diagnostics find their
-    /// document without a query.
-    docs: HashMap<(ScanId, String, String), i64>,
-    /// Final URL -> its document node id.
-    doc_nodes: HashMap<String, i64>,
+    cache: IdCache,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -111,7 +98,7 @@ impl SqliteStore {
         }
         conn.execute_batch(schema::CREATE)?;
         conn.pragma_update(None, "user_version", schema::VERSION)?;
-        Ok(SqliteStore { conn, cache: Cache::default() })
+        Ok(SqliteStore { conn, cache: IdCache::default() })
     }
 
     /// The journal mode in force (`wal` for a file, `memory` in memory).
@@ -123,7 +110,7 @@ impl SqliteStore {
 }
 
 /// Applies one write inside `tx`.
-fn apply(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, w: &Write) -> Result<(), StoreError> {
+fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> Result<(), StoreError> {
     match w {
         Write::Unit(u) => {
             tx.prepare_cached(
@@ -186,13 +173,11 @@ fn apply(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, w: &Write) -> Re
                     ],
                     |r| r.get(0),
                 )?;
-            if cache.docs.len() >= DOC_CACHE_MAX {
-                cache.docs.clear();
-            }
-            cache.docs.insert((scan, d.probe.clone(), d.url.clone()), id);
+            let key = cache.key(&(scan, d.probe.as_str(), d.url.as_str()));
+            cache.docs.insert(key, id);
         }
         Write::Diagnostic(d) => {
-            let Some(doc) = document_id(tx, &mut cache.docs, scan, &d.probe, &d.document_url)? else { return Ok(()) };
+            let Some(doc) = document_id(tx, cache, scan, &d.probe, &d.document_url)? else { return Ok(()) };
             tx.prepare_cached(
                 "INSERT OR IGNORE INTO diagnostics (document_id, severity, code, message, locator)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -207,7 +192,7 @@ fn apply(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, w: &Write) -> Re
         }
         Write::Relation(r) => relation(tx, cache, scan, r)?,
         Write::Verification(v) => {
-            let node = node_id(tx, &v.kind, &v.value, None, &v.verified_at)?;
+            let node = node_id(tx, cache, &v.kind, &v.value, None, &v.verified_at)?;
             tx.prepare_cached(
                 "INSERT INTO verifications (node_id, scan_id, status, http_status, target, method,
                    failure_class, failure_message, source, verified_at)
@@ -257,13 +242,14 @@ fn apply(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, w: &Write) -> Re
 
 fn document_id(
     tx: &Transaction<'_>,
-    docs: &mut HashMap<(ScanId, String, String), i64>,
+    cache: &mut IdCache,
     scan: ScanId,
     probe: &str,
     url: &str,
 ) -> Result<Option<i64>, StoreError> {
-    if let Some(id) = docs.get(&(scan, probe.to_string(), url.to_string())) {
-        return Ok(Some(*id));
+    let key = cache.key(&(scan, probe, url));
+    if let Some(id) = cache.docs.get(key) {
+        return Ok(Some(id));
     }
     let id: Option<i64> = tx
         .prepare_cached(
@@ -272,68 +258,63 @@ fn document_id(
         .query_row(params![scan, probe, url], |r| r.get(0))
         .optional()?;
     if let Some(id) = id {
-        docs.insert((scan, probe.to_string(), url.to_string()), id);
+        cache.docs.insert(key, id);
     }
     Ok(id)
 }
 
-/// The node's id, inserting it when new; a known scope replaces an unknown one.
+/// The node's id, inserting it when new; a known scope replaces an unknown or different one
+/// (`in_scope` None leaves the stored scope as it is).
 fn node_id(
     tx: &Transaction<'_>,
+    cache: &mut IdCache,
     kind: &str,
     value: &str,
     in_scope: Option<bool>,
     seen: &Timestamp,
 ) -> Result<i64, StoreError> {
-    let found: Option<(i64, Option<bool>)> = tx
-        .prepare_cached("SELECT id, in_scope FROM nodes WHERE kind = ?1 AND value = ?2")?
-        .query_row(params![kind, value], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    match found {
-        Some((id, stored)) => {
-            if in_scope.is_some() && stored != in_scope {
-                tx.prepare_cached("UPDATE nodes SET in_scope = ?2 WHERE id = ?1")?.execute(params![id, in_scope])?;
-            }
-            Ok(id)
-        }
-        None => Ok(tx
-            .prepare_cached(
-                "INSERT INTO nodes (kind, value, in_scope, first_seen) VALUES (?1, ?2, ?3, ?4) RETURNING id",
-            )?
-            .query_row(params![kind, value, in_scope, ts(seen)], |r| r.get(0))?),
+    let key = cache.key(&(kind, value));
+    if let Some((id, stored)) = cache.nodes.get(key)
+        && (in_scope.is_none() || stored == in_scope)
+    {
+        return Ok(id);
     }
+    // One statement whether the node is new or not: the upsert returns the row's id either way.
+    let (id, stored): (i64, Option<bool>) = tx
+        .prepare_cached(
+            "INSERT INTO nodes (kind, value, in_scope, first_seen) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (kind, value) DO UPDATE SET in_scope = COALESCE(excluded.in_scope, nodes.in_scope)
+             RETURNING id, in_scope",
+        )?
+        .query_row(params![kind, value, in_scope, ts(seen)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    cache.nodes.insert(key, (id, stored));
+    Ok(id)
 }
 
-fn relation(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, r: &RelationWrite) -> Result<(), StoreError> {
-    let Some(doc) = document_id(tx, &mut cache.docs, scan, &r.probe, &r.document_url)? else {
+fn relation(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, r: &RelationWrite) -> Result<(), StoreError> {
+    let Some(doc) = document_id(tx, cache, scan, &r.probe, &r.document_url)? else {
         return Err(StoreError::new(format!(
             "evidence for {} {} names document {} ({}) that this scan has not recorded",
             r.kind, r.value, r.document_url, r.probe
         )));
     };
-    let source = match cache.doc_nodes.get(&r.document_url) {
-        Some(id) => *id,
+    let source = node_id(tx, cache, DOCUMENT_NODE, &r.document_url, None, &r.fetched_at)?;
+    let target = node_id(tx, cache, &r.kind, &r.value, r.in_scope, &r.fetched_at)?;
+    let key = cache.key(&(source, r.relation.as_str(), target));
+    let rel = match cache.relations.get(key) {
+        Some(id) => id,
         None => {
-            let id = node_id(tx, DOCUMENT_NODE, &r.document_url, None, &r.fetched_at)?;
-            if cache.doc_nodes.len() >= DOC_CACHE_MAX {
-                cache.doc_nodes.clear();
-            }
-            cache.doc_nodes.insert(r.document_url.clone(), id);
+            // The no-op update makes RETURNING answer for an existing relation too.
+            let id: i64 = tx
+                .prepare_cached(
+                    "INSERT INTO relations (source_id, relation, target_id, first_seen) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (source_id, relation, target_id) DO UPDATE SET first_seen = relations.first_seen
+                     RETURNING id",
+                )?
+                .query_row(params![source, r.relation, target, ts(&r.fetched_at)], |row| row.get(0))?;
+            cache.relations.insert(key, id);
             id
         }
-    };
-    let target = node_id(tx, &r.kind, &r.value, r.in_scope, &r.fetched_at)?;
-    let found: Option<i64> = tx
-        .prepare_cached("SELECT id FROM relations WHERE source_id = ?1 AND relation = ?2 AND target_id = ?3")?
-        .query_row(params![source, r.relation, target], |row| row.get(0))
-        .optional()?;
-    let rel = match found {
-        Some(id) => id,
-        None => tx
-            .prepare_cached(
-                "INSERT INTO relations (source_id, relation, target_id, first_seen) VALUES (?1, ?2, ?3, ?4) RETURNING id",
-            )?
-            .query_row(params![source, r.relation, target, ts(&r.fetched_at)], |row| row.get(0))?,
     };
     tx.prepare_cached(
         "INSERT OR IGNORE INTO evidence (relation_id, scan_id, document_id, probe, fetched_at, status, locator, hints, flags)
@@ -346,7 +327,7 @@ fn relation(tx: &Transaction<'_>, cache: &mut Cache, scan: ScanId, r: &RelationW
         r.probe,
         ts(&r.fetched_at),
         r.status,
-        r.locator.clone().unwrap_or_default(),
+        r.locator.as_deref().unwrap_or_default(),
         r.hints,
         r.flags
     ])?;
@@ -390,7 +371,7 @@ impl Store for SqliteStore {
             Ok(()) => Ok(tx.commit()?),
             Err(e) => {
                 // Rolled back: ids cached during this batch may name rows that no longer exist.
-                self.cache = Cache::default();
+                self.cache = IdCache::default();
                 Err(e)
             }
         }
