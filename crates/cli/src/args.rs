@@ -59,20 +59,20 @@ pub struct ScanArgs {
     /// Also probe this OAuth/OpenID issuer identifier (repeatable).
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
-    /// Origins scanned in parallel.
+    /// Origins scanned in parallel (1 to 10000).
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
-    /// Maximum concurrent requests to one host.
+    /// Maximum concurrent requests to one host (1 to 100).
     #[arg(long, value_name = "N")]
     pub per_host: Option<usize>,
-    /// Maximum requests per second to one host.
-    #[arg(long, value_name = "RATE")]
+    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000.
+    #[arg(long, value_name = "RATE", allow_negative_numbers = true)]
     pub rate: Option<f64>,
-    /// Connect timeout in seconds.
-    #[arg(long, value_name = "SECS")]
+    /// Connect timeout in seconds (more than 0, at most 3600).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub connect_timeout: Option<f64>,
-    /// Total timeout per request in seconds.
-    #[arg(long, value_name = "SECS")]
+    /// Total timeout per request in seconds (more than 0, at most 3600).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// User-Agent header.
     #[arg(long, value_name = "UA")]
@@ -210,8 +210,8 @@ pub struct ParseArgs {
     /// The Content-Type it was served with.
     #[arg(long, value_name = "TYPE")]
     pub content_type: Option<String>,
-    /// The HTTP status it was served with.
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    /// The HTTP status it was served with (100 to 599).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u16).range(100..=599))]
     pub status: u16,
     /// Judge expiry at this instant (RFC 3339) instead of now.
     #[arg(long, value_name = "RFC3339")]

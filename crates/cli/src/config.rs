@@ -151,21 +151,45 @@ struct Overrides {
 
 /// Merges defaults, the configuration file, the environment and the flags.
 ///
-/// Errors: an unreadable or malformed configuration file, an unknown key, or a value of the wrong
-/// type (figment's message names the key and the source).
-pub fn load(args: &ScanArgs) -> Result<Settings, Box<figment::Error>> {
-    let file: Option<PathBuf> = match &args.config {
-        Some(p) => Some(p.clone()),
-        None => Path::new("wellknown.toml").exists().then(|| PathBuf::from("wellknown.toml")),
-    };
+/// `WELLKNOWN_*` variables that name no setting are ignored with a warning on standard error
+/// (environments hold unrelated variables); a known variable with a bad value is an error naming the
+/// variable. An unknown key in the configuration file is an error naming the file and the key.
+///
+/// Errors: an unreadable or malformed configuration file, an unknown key in it, or a value of the
+/// wrong type, as one line naming the file and key, the variable, or the flag.
+pub fn load(args: &ScanArgs) -> Result<Settings, String> {
+    let file = config_file(args)?;
     let mut fig = Figment::from(Serialized::defaults(Settings::default()));
-    if let Some(f) = file {
-        if !f.exists() {
-            return Err(Box::new(figment::Error::from(format!("configuration file {} does not exist", f.display()))));
-        }
+    if let Some(f) = &file {
+        check_file_keys(f)?;
         fig = fig.merge(Toml::file(f));
     }
-    let o = Overrides {
+    let o = overrides(args);
+    let known = known_keys();
+    for name in unknown_env_vars(&known) {
+        eprintln!("wellknown: warning: ignoring environment variable {name}: no setting of that name");
+    }
+    let env = Env::prefixed(ENV_PREFIX).filter(move |k| known.iter().any(|n| k == n.as_str()));
+    fig.merge(env).merge(Serialized::defaults(o)).extract().map_err(|e| describe(e, file.as_deref()))
+}
+
+/// Prefix of the environment variables read as settings.
+pub const ENV_PREFIX: &str = "WELLKNOWN_";
+
+/// `--config FILE`, else `./wellknown.toml` when present.
+///
+/// Errors: `--config` names a file that does not exist.
+fn config_file(args: &ScanArgs) -> Result<Option<PathBuf>, String> {
+    match &args.config {
+        Some(p) if !p.exists() => Err(format!("configuration file {} does not exist", p.display())),
+        Some(p) => Ok(Some(p.clone())),
+        None => Ok(Path::new("wellknown.toml").exists().then(|| PathBuf::from("wellknown.toml"))),
+    }
+}
+
+/// The flags given on the command line.
+fn overrides(args: &ScanArgs) -> Overrides {
+    Overrides {
         concurrency: args.concurrency,
         per_host: args.per_host,
         rate: args.rate,
@@ -190,15 +214,161 @@ pub fn load(args: &ScanArgs) -> Result<Settings, Box<figment::Error>> {
         obey_robots: args.obey_robots,
         depth: args.depth,
         vhosts: args.no_vhosts.then_some(false),
+    }
+}
+
+/// Every setting key (`concurrency`, `per_host`, ...), from [`Settings`] itself.
+pub fn known_keys() -> Vec<String> {
+    match serde_json::to_value(Settings::default()) {
+        Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Names of the `WELLKNOWN_*` environment variables (prefix matched without regard to case, as
+/// figment does) that name no setting, sorted.
+fn unknown_env_vars(known: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| {
+            k.len() >= ENV_PREFIX.len()
+                && k.is_char_boundary(ENV_PREFIX.len())
+                && k[..ENV_PREFIX.len()].eq_ignore_ascii_case(ENV_PREFIX)
+                && !known.iter().any(|n| n.eq_ignore_ascii_case(&k[ENV_PREFIX.len()..]))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Rejects a configuration file that does not parse or holds a key that is no setting (a typo
+/// must not pass silently).
+fn check_file_keys(file: &Path) -> Result<(), String> {
+    use figment::Provider;
+    let data = Toml::file(file).data().map_err(|e| format!("configuration file {}: {}", file.display(), e.kind))?;
+    let known = known_keys();
+    for dict in data.values() {
+        let mut unknown: Vec<&String> = dict.keys().filter(|k| !known.contains(k)).collect();
+        unknown.sort();
+        if let Some(k) = unknown.first() {
+            return Err(format!(
+                "configuration file {}: unknown key `{k}` (known keys: {})",
+                file.display(),
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One line per figment error, naming where the bad value came from: `FILE: key `k``,
+/// `WELLKNOWN_K`, or `--k`; never figment's internal profile path (`default.k`).
+fn describe(err: figment::Error, file: Option<&Path>) -> String {
+    let mut lines = Vec::new();
+    for e in err {
+        let key = e.path.join(".");
+        let from_file = e.metadata.as_ref().is_some_and(|m| m.source.as_ref().is_some_and(|s| s.file_path().is_some()));
+        let from_env = e.metadata.as_ref().is_some_and(|m| m.name.contains("environment"));
+        let what = match &e.kind {
+            figment::error::Kind::UnknownField(k, _) => format!("unknown key `{k}`"),
+            figment::error::Kind::InvalidType(actual, expected) => {
+                format!("invalid type: found {actual}, expected {}", plain_type(expected))
+            }
+            figment::error::Kind::InvalidValue(actual, expected) => {
+                format!("invalid value: found {actual}, expected {}", plain_type(expected))
+            }
+            other => other.to_string(),
+        };
+        let line = match (from_file, from_env, file) {
+            (true, _, Some(f)) => format!("configuration file {}: key `{key}`: {what}", f.display()),
+            (_, true, _) => format!("environment variable {ENV_PREFIX}{}: {what}", key.to_ascii_uppercase()),
+            _ if key.is_empty() => what,
+            _ => format!("--{}: {what}", key.replace('_', "-")),
+        };
+        lines.push(line);
+    }
+    lines.join("; ")
+}
+
+/// Serde's type names in words.
+fn plain_type(expected: &str) -> String {
+    match expected {
+        "f64" | "f32" => "a number".to_string(),
+        "usize" | "u64" | "u32" | "u16" | "u8" => "a non-negative integer".to_string(),
+        "a boolean" | "bool" => "true or false".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Accepted ranges of the numeric settings (documented in docs/user-guide.md).
+pub mod limits {
+    /// `concurrency`: origins scanned in parallel.
+    pub const CONCURRENCY: std::ops::RangeInclusive<usize> = 1..=10_000;
+    /// `per_host`: requests in flight to one host.
+    pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;
+    /// `rate`: request starts per second to one host, when not 0 (0 = no spacing).
+    pub const RATE: std::ops::RangeInclusive<f64> = 0.001..=1000.0;
+    /// `connect_timeout` and `timeout`, seconds (0 excluded).
+    pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
+}
+
+/// Checks the merged settings' ranges, so a bad value is refused whether it came from a flag, the
+/// environment or the configuration file. `args` and the file tell where a value came from, for
+/// the message.
+///
+/// Errors: the first value out of range, as one line naming the flag, variable or file key and the
+/// accepted range (`--timeout must be more than 0 and at most 3600 seconds, got 0`).
+pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
+    let flags = serde_json::to_value(overrides(args)).unwrap_or_default();
+    let file = config_file(args).ok().flatten();
+    let origin = |key: &str| -> String {
+        if flags.get(key).is_some() {
+            format!("--{}", key.replace('_', "-"))
+        } else if std::env::vars_os()
+            .any(|(k, _)| k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(&format!("{ENV_PREFIX}{key}"))))
+        {
+            format!("environment variable {ENV_PREFIX}{}", key.to_ascii_uppercase())
+        } else if let Some(f) = &file {
+            format!("configuration file {}: key `{key}`", f.display())
+        } else {
+            key.to_string()
+        }
     };
-    fig.merge(Env::prefixed("WELLKNOWN_")).merge(Serialized::defaults(o)).extract().map_err(Box::new)
+    let int_range = |key: &str, v: usize, r: std::ops::RangeInclusive<usize>| {
+        if r.contains(&v) {
+            Ok(())
+        } else {
+            Err(format!("{} must be from {} to {}, got {v}", origin(key), r.start(), r.end()))
+        }
+    };
+    int_range("concurrency", s.concurrency, limits::CONCURRENCY)?;
+    int_range("per_host", s.per_host, limits::PER_HOST)?;
+    if s.rate != 0.0 && !limits::RATE.contains(&s.rate) {
+        return Err(format!(
+            "{} must be 0 (no spacing between requests) or from {} to {} requests per second, got {}",
+            origin("rate"),
+            limits::RATE.start(),
+            limits::RATE.end(),
+            s.rate
+        ));
+    }
+    for (key, v) in [("connect_timeout", s.connect_timeout), ("timeout", s.timeout)] {
+        if !(v > 0.0 && v <= limits::MAX_TIMEOUT_SECS) {
+            return Err(format!(
+                "{} must be more than 0 and at most {} seconds, got {v}",
+                origin(key),
+                limits::MAX_TIMEOUT_SECS
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The store path for the commands that read it: `--db`, else `db` from `WELLKNOWN_DB` or the
 /// configuration file, else `wellknown.db` in the working directory.
 ///
 /// Errors: as [`load`].
-pub fn store_path(args: &crate::args::StoreArgs) -> Result<PathBuf, Box<figment::Error>> {
+pub fn store_path(args: &crate::args::StoreArgs) -> Result<PathBuf, String> {
     if let Some(p) = &args.db {
         return Ok(p.clone());
     }

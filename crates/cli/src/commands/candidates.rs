@@ -30,7 +30,7 @@ pub fn run(args: &CandidatesArgs) -> Result<i32, String> {
     if !matches!(args.format.as_str(), "lines" | "jsonl") {
         return Err(format!("--format {:?}: expected lines or jsonl", args.format));
     }
-    let path = config::store_path(&args.store).map_err(|e| format!("configuration: {e}"))?;
+    let path = config::store_path(&args.store)?;
     let g = SqliteStore::open_existing(&path).and_then(|mut s| s.load()).map_err(|e| e.to_string())?;
     let q = CandidateQuery { kind: args.kind.clone(), in_scope_only: args.in_scope, status: args.status.clone() };
     let rows = candidates(&g, &q, Timestamp::now());

@@ -10,7 +10,7 @@ use crate::exit;
 /// Prints one line per change (`text`: `+`, `-`, `~`; `jsonl`: one object). Exit 0 when something
 /// changed, 1 when nothing did, 2 on error (no store, unknown scan, fewer than two scans).
 pub fn run(args: &DiffArgs) -> Result<i32, String> {
-    let path = config::store_path(&args.store).map_err(|e| format!("configuration: {e}"))?;
+    let path = config::store_path(&args.store)?;
     let mut store = SqliteStore::open_existing(&path).map_err(|e| e.to_string())?;
     let g = store.load().map_err(|e| e.to_string())?;
     let ids: Vec<i64> = g.scans.iter().map(|s| s.id).collect();

@@ -14,7 +14,7 @@ use crate::exit;
 pub fn run(args: &GraphArgs) -> Result<i32, String> {
     let format = Format::parse(&args.format)
         .ok_or_else(|| format!("--format {:?}: expected dot, graphml or jsonl", args.format))?;
-    let path = config::store_path(&args.store).map_err(|e| format!("configuration: {e}"))?;
+    let path = config::store_path(&args.store)?;
     let g = SqliteStore::open_existing(&path).and_then(|mut s| s.load()).map_err(|e| e.to_string())?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(

@@ -52,7 +52,8 @@ pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
 /// (0 found something, 1 found nothing, 2 error).
 pub fn run(args: &ScanArgs) -> Result<i32, String> {
     crate::alloc::tune_for_scan();
-    let settings = config::load(args).map_err(|e| format!("configuration: {e}"))?;
+    let settings = config::load(args)?;
+    config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
     let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
     let config = stored.config(&settings)?;

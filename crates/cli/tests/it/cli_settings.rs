@@ -1,0 +1,160 @@
+//! Settings validation: flag, environment and configuration-file values out of range or of the wrong
+//! type are refused with exit 2 and a message naming the flag, variable or file key and the accepted
+//! range; unknown `WELLKNOWN_*` variables are ignored with a warning.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `wellknown` in `dir` with `env` set (and no other `WELLKNOWN_*` variable).
+fn run_env(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wellknown"));
+    cmd.args(args).current_dir(dir).stdin(Stdio::null());
+    for (k, _) in std::env::vars_os() {
+        if k.to_str().is_some_and(|k| k.to_ascii_uppercase().starts_with("WELLKNOWN_")) {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run wellknown")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A scan with `extra` that must be refused before any request: exit 2, stderr holding every
+/// `needles` entry. The target does not exist, so nothing could be found anyway.
+fn refused(dir: &Path, env: &[(&str, &str)], extra: &[&str], needles: &[&str]) {
+    let mut args = vec!["scan", "--no-store"];
+    args.extend_from_slice(extra);
+    args.push("https://no-such-host.invalid");
+    let out = run_env(dir, env, &args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?} {env:?}: {n:?} not in {err}");
+    }
+    assert!(out.stdout.is_empty(), "refused before any record: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(!err.contains("default."), "no figment profile path: {err}");
+}
+
+#[test]
+fn out_of_range_flags_are_refused_with_the_flag_and_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let timeout = "more than 0 and at most 3600 seconds";
+    refused(d, &[], &["--timeout", "0"], &["--timeout", timeout, "got 0"]);
+    refused(d, &[], &["--timeout", "-2"], &["--timeout", timeout]);
+    refused(d, &[], &["--timeout", "nan"], &["--timeout", timeout]);
+    refused(d, &[], &["--connect-timeout", "0"], &["--connect-timeout", timeout]);
+    let rate = "0 (no spacing between requests) or from 0.001 to 1000 requests per second";
+    for bad in ["nan", "-1", "inf", "1e-9", "5000"] {
+        refused(d, &[], &["--rate", bad], &["--rate", rate]);
+    }
+    refused(d, &[], &["--per-host", "0"], &["--per-host", "from 1 to 100", "got 0"]);
+    refused(d, &[], &["--per-host", "100000000000000000"], &["--per-host", "from 1 to 100"]);
+    refused(d, &[], &["--concurrency", "0"], &["--concurrency", "from 1 to 10000", "got 0"]);
+}
+
+#[test]
+fn zero_rate_means_no_spacing_and_huge_depth_is_fine() {
+    let (code, records, stderr) =
+        common::scan(&["--rate", "0", "--depth", "4000000000", "--probe", "robots", "https://internet.nl"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(common::document(&records, "https://internet.nl/robots.txt").is_some());
+}
+
+#[test]
+fn parse_status_must_be_an_http_status() {
+    for bad in ["0", "99", "600"] {
+        let out = common::wellknown(&[
+            "parse",
+            "robots",
+            "/dev/null",
+            "--url",
+            "https://a.example/robots.txt",
+            "--status",
+            bad,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "--status {bad}");
+        let err = stderr(&out);
+        assert!(err.contains("--status") && err.contains("100..=599"), "{err}");
+    }
+    let out = common::wellknown(&[
+        "parse",
+        "robots",
+        "/dev/null",
+        "--url",
+        "https://a.example/robots.txt",
+        "--status",
+        "404",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn environment_values_are_validated_and_name_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    refused(
+        d,
+        &[("WELLKNOWN_RATE", "fast")],
+        &[],
+        &["environment variable WELLKNOWN_RATE", "found string \"fast\", expected a number"],
+    );
+    refused(d, &[("WELLKNOWN_RATE", "-3")], &[], &["environment variable WELLKNOWN_RATE must be 0", "got -3"]);
+    refused(d, &[("WELLKNOWN_TIMEOUT", "0")], &[], &["environment variable WELLKNOWN_TIMEOUT must be more than 0"]);
+    refused(d, &[("WELLKNOWN_PER_HOST", "0")], &[], &["environment variable WELLKNOWN_PER_HOST must be from 1 to 100"]);
+    // A flag wins over the environment, and is the one named.
+    refused(d, &[("WELLKNOWN_TIMEOUT", "5")], &["--timeout", "0"], &["--timeout must be"]);
+}
+
+#[test]
+fn unknown_environment_variables_are_ignored_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = vec!["scan".into(), "--no-store".into(), "--no-verify".into()];
+    args.extend(common::routing_args());
+    args.extend(["--probe", "robots", "https://internet.nl"].map(String::from));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_env(dir.path(), &[("WELLKNOWN_NOT_A_SETTING", "1"), ("WELLKNOWN_PER_HOST", "1")], &refs);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning: ignoring environment variable WELLKNOWN_NOT_A_SETTING"), "{err}");
+    assert!(!err.contains("WELLKNOWN_PER_HOST"), "a known variable is no warning: {err}");
+    assert!(!common::jsonl(&out.stdout).is_empty());
+}
+
+#[test]
+fn configuration_file_keys_and_values_name_the_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let toml = d.join("wellknown.toml");
+    std::fs::write(&toml, "per_host = 1\nconcurency = 3\n").unwrap();
+    refused(
+        d,
+        &[],
+        &[],
+        &["configuration file wellknown.toml: unknown key `concurency`", "known keys:", "concurrency"],
+    );
+    std::fs::write(&toml, "rate = \"x\"\n").unwrap();
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `rate`", "expected a number"]);
+    std::fs::write(&toml, "timeout = 0\n").unwrap();
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `timeout` must be more than 0 and at most 3600"]);
+    // --config names its file.
+    let other = d.join("other.toml");
+    std::fs::write(&other, "concurrency = 0\n").unwrap();
+    let other_s = other.display().to_string();
+    refused(
+        d,
+        &[],
+        &["--config", &other_s],
+        &[&format!("configuration file {other_s}: key `concurrency` must be from 1")],
+    );
+    // The environment overrides the file, and is the one named.
+    std::fs::write(&toml, "timeout = 5\n").unwrap();
+    refused(d, &[("WELLKNOWN_TIMEOUT", "0")], &[], &["environment variable WELLKNOWN_TIMEOUT must be"]);
+}
