@@ -43,7 +43,7 @@ pub struct ScanArgs {
     /// Read targets from FILE, one per line (`#` comments and blank lines ignored).
     #[arg(long, value_name = "FILE")]
     pub list: Option<PathBuf>,
-    /// Write JSON Lines to FILE instead of standard output.
+    /// Write JSON Lines to FILE instead of standard output (`-`: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Configuration file (default: ./wellknown.toml if present).
@@ -189,7 +189,7 @@ pub struct GraphArgs {
     /// Output: `dot`, `graphml` or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
     pub format: String,
-    /// Write to FILE instead of standard output.
+    /// Write to FILE instead of standard output (`-`: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The store.

@@ -16,12 +16,7 @@ pub fn run(args: &GraphArgs) -> Result<i32, String> {
         .ok_or_else(|| format!("--format {:?}: expected dot, graphml or jsonl", args.format))?;
     let path = config::store_path(&args.store)?;
     let g = SqliteStore::open_existing(&path).and_then(|mut s| s.load()).map_err(|e| e.to_string())?;
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    let mut out = super::scan::open_output(args.output.as_deref())?;
     let res = write(&g, format, Timestamp::now(), &mut out).and_then(|()| out.flush());
     match res {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::FOUND),

@@ -55,6 +55,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let settings = config::load(args)?;
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
+    let writer = open_output(settings.output.as_deref())?;
     let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
     let config = stored.config(&settings)?;
     let transport = HttpTransport::from_settings(&settings)?;
@@ -63,7 +64,21 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
-    rt.block_on(scan(Arc::new(engine), run_plan, store, &settings))
+    rt.block_on(scan(Arc::new(engine), run_plan, store, writer, &settings))
+}
+
+/// The JSON Lines destination: `--output FILE`, or standard output when absent or `-` (as Unix
+/// tools read it). Opened before the store and before any request, so a bad path fails early.
+///
+/// Errors: the file cannot be created, with its path.
+pub fn open_output(path: Option<&Path>) -> Result<Box<dyn Write + Send>, String> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            let f = std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?;
+            Ok(Box::new(std::io::BufWriter::new(f)))
+        }
+        _ => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),
+    }
 }
 
 /// A new scan: targets from the command line, plan stored with the scan.
@@ -122,13 +137,13 @@ fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option
     Ok((stored, plan, Some(StoreSink::start(store, row.id))))
 }
 
-async fn scan(engine: Arc<Engine>, plan: RunPlan, sink: Option<StoreSink>, settings: &Settings) -> Result<i32, String> {
-    let mut writer: Box<dyn Write + Send> = match &settings.output {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
-    };
+async fn scan(
+    engine: Arc<Engine>,
+    plan: RunPlan,
+    sink: Option<StoreSink>,
+    mut writer: Box<dyn Write + Send>,
+    settings: &Settings,
+) -> Result<i32, String> {
     let bar = progress_bar(plan.seeds.len(), settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
     let scan_task = tokio::spawn(async move { engine.run(plan, tx).await });

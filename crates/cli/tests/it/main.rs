@@ -1,6 +1,7 @@
 //! Integration tests of `wellknown`, one test binary (one link) for the crate: each module was a separate file under tests/.
 
 mod cli_commands;
+mod cli_output;
 mod cli_settings;
 mod common;
 mod e2e_app_association;
