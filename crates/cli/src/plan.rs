@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
-use wellknown_core::{Origin, Scope};
+use wellknown_core::{Origin, Scope, ScopeError};
 use wellknown_engine::ScanConfig;
 
 use crate::config::Settings;
@@ -45,18 +45,30 @@ pub struct StoredPlan {
 impl StoredPlan {
     /// The plan of a new scan of `targets` with `settings`.
     ///
-    /// Errors: a scope rule or issuer that does not parse.
+    /// Scope: the rules given, or, when none includes anything (no rule, or exclusions only), the
+    /// targets' registrable domains minus the exclusions.
+    ///
+    /// Errors: a scope rule that is empty, does not parse or would match everything (see
+    /// [`wellknown_core::ScopeRule::parse`]), or an issuer that does not parse.
     pub fn new(targets: &[Origin], settings: &Settings) -> Result<StoredPlan, String> {
-        let scope = if settings.scope.is_empty() {
+        if settings.scope.iter().any(|r| r.trim().is_empty()) {
+            return Err(ScopeError(String::new()).to_string());
+        }
+        let given = Scope::parse(&settings.scope).map_err(|e| e.to_string())?;
+        // No inclusion rule (none given, or exclusions only): the default scope, minus the exclusions.
+        let scope = if given.is_empty() {
             let mut s = Scope::for_targets(targets);
             for i in &settings.issuer {
                 if let Ok(o) = Origin::parse_target(i) {
                     s.add_default_for(o.host());
                 }
             }
+            for r in given.excludes() {
+                s.exclude(r.clone());
+            }
             s
         } else {
-            Scope::parse(&settings.scope).map_err(|e| e.to_string())?
+            given
         };
         let mut rules: Vec<String> = scope.includes().iter().map(ToString::to_string).collect();
         rules.extend(scope.excludes().iter().map(|r| format!("!{r}")));

@@ -11,6 +11,9 @@
 //! | `192.0.2.7` | that IP literal |
 //! | `!rule` or `-rule` | exclusion: never in scope, whatever else matches |
 //!
+//! Refused, as matching everything: an empty rule, `*` (or `*` anywhere but a leading `*.`), a
+//! wildcard over a public suffix (`*.com`, `*.co.uk`), and `/0` blocks.
+//!
 //! With no rule given, the scope is the registrable domain (public suffix list) of each target with
 //! all its subdomains (`*.example.co.uk` for `www.example.co.uk`), and exactly the IP for IP targets.
 //! Ports and schemes do not matter for scope.
@@ -37,10 +40,15 @@ pub enum ScopeRule {
 impl ScopeRule {
     /// Parses one rule (without the exclusion prefix).
     ///
-    /// Errors: [`ScopeError`] when the text is not a host, wildcard domain, IP or CIDR.
+    /// Errors: [`ScopeError`] when the text is not a host, wildcard domain, IP or CIDR, or is a rule
+    /// that would match everything: empty, `*` (or a `*` anywhere but a leading `*.`), a wildcard
+    /// over a public suffix (`*.com`, `*.co.uk`), or a `/0` block.
     pub fn parse(text: &str) -> Result<ScopeRule, ScopeError> {
         let t = text.trim();
-        if t.contains('/') {
+        if rejection(t).is_some() {
+            return Err(ScopeError(t.to_string()));
+        }
+        if t.contains('/') && !t.contains("://") {
             return t.parse::<IpNet>().map(ScopeRule::Net).map_err(|_| ScopeError(t.to_string()));
         }
         if let Some(rest) = t.strip_prefix("*.").or_else(|| t.strip_prefix('.')) {
@@ -90,12 +98,51 @@ pub struct ScopeError(pub String);
 
 impl fmt::Display for ScopeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid scope rule {:?}", self.0)?;
+        if let Some(why) = rejection(&self.0) {
+            write!(f, ": {why}")?;
+        }
         write!(
             f,
-            "invalid scope rule {:?} (expected host, *.domain, IP or CIDR, optionally prefixed with ! to exclude)",
-            self.0
+            " (accepted: a host `www.example.com`, a domain and its subdomains `*.example.com`, an IP \
+             `192.0.2.7`, a CIDR block `192.0.2.0/24`; prefix `!` to exclude, e.g. `!admin.example.com`)"
         )
     }
+}
+
+/// Why a rule text (without its `!` prefix) is refused although it may parse: it is empty, or
+/// would match every host, every address or a whole public suffix. None for other texts.
+fn rejection(t: &str) -> Option<&'static str> {
+    if t.is_empty() {
+        return Some("empty rule");
+    }
+    // A URL or origin rule names its host; only a bare rule may start with `*.` or `.`.
+    let (host, name) = match t.split_once("://") {
+        Some((_, rest)) => {
+            let h = rest.split(['/', ':']).next().unwrap_or(rest);
+            (h, h)
+        }
+        None => (t, t.strip_prefix("*.").or_else(|| t.strip_prefix('.')).unwrap_or(t)),
+    };
+    if name.split('.').all(|l| l.is_empty() || l == "*") {
+        return Some("it would match every host; name the hosts or domains to scan");
+    }
+    if name.contains('*') {
+        return Some("a wildcard is accepted only as a leading `*.` before a domain");
+    }
+    if name.len() < host.len() && !name.contains(':') && name.parse::<IpAddr>().is_err() {
+        let lower = name.trim_end_matches('.').to_ascii_lowercase();
+        let is_suffix =
+            |n: &str| psl::suffix(n.as_bytes()).is_some_and(|s| s.is_known() && s.as_bytes() == n.as_bytes());
+        let ascii = Host::parse(&lower).ok().map(|h| h.name());
+        if is_suffix(&lower) || ascii.as_deref().is_some_and(is_suffix) {
+            return Some("a wildcard over a public suffix would match every domain registered under it");
+        }
+    }
+    if !t.contains("://") && t.ends_with("/0") && t.parse::<IpNet>().is_ok() {
+        return Some("a /0 block would match every address");
+    }
+    None
 }
 
 impl std::error::Error for ScopeError {}
@@ -234,6 +281,44 @@ mod tests {
         assert!(s.contains_host(&host("192.0.2.9")));
         assert!(!s.contains_url(&Url::parse("ftp://example.com/").unwrap()));
         assert!(s.contains_url(&Url::parse("http://WWW.other.org:8080/x").unwrap()));
+    }
+
+    #[test]
+    fn rules_matching_everything_are_refused() {
+        for bad in [
+            "*",
+            "*.*",
+            ".",
+            "*.",
+            "",
+            "a*.example.com",
+            "www.*.example.com",
+            "*.com",
+            ".com",
+            "*.co.uk",
+            "*.github.io",
+            "*.рф",
+            "0.0.0.0/0",
+            "::/0",
+            "https://*.example.com/",
+        ] {
+            let e = ScopeRule::parse(bad).expect_err(bad);
+            let msg = e.to_string();
+            assert!(msg.contains("accepted: a host") && msg.contains("prefix `!` to exclude"), "{msg}");
+            assert!(rejection(bad.trim()).is_some(), "{bad}: {msg}");
+        }
+        let e = Scope::parse(&["!*"]).unwrap_err().to_string();
+        assert!(e.contains("would match every host"), "{e}");
+        assert!(ScopeRule::parse("*.com").unwrap_err().to_string().contains("public suffix"));
+        assert!(ScopeRule::parse("0.0.0.0/0").unwrap_err().to_string().contains("every address"));
+        assert!(ScopeRule::parse("a*.example.com").unwrap_err().to_string().contains("leading `*.`"));
+        // Still accepted: a domain under an unknown or private-use name, a bare suffix as one host,
+        // narrow blocks.
+        for good in
+            ["*.test", "*.corp.internal", "*.example.co.uk", "com", "10.0.0.0/8", "::1/128", "https://a.example"]
+        {
+            assert!(ScopeRule::parse(good).is_ok(), "{good}");
+        }
     }
 
     #[test]
