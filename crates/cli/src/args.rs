@@ -207,7 +207,8 @@ pub struct ParseArgs {
     /// The URL the file is taken to have been fetched from (final URL after redirects).
     #[arg(long)]
     pub url: String,
-    /// The Content-Type it was served with.
+    /// The Content-Type it was served with. Default: the media type the probe asks for (its Accept,
+    /// e.g. application/json), since a local file has none; give it to have the served type judged.
     #[arg(long, value_name = "TYPE")]
     pub content_type: Option<String>,
     /// The HTTP status it was served with (100 to 599).

@@ -26,7 +26,10 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
         None => Timestamp::now(),
     };
     let body = super::read_input(&args.file)?;
-    let mut meta = FetchMeta::synthetic(url.clone(), args.content_type.as_deref(), now);
+    // A local file has no media type: without --content-type, take the one the probe asks for, so
+    // the report does not blame the server for a header it never sent.
+    let content_type = args.content_type.clone().or_else(|| expected_media_type(probe.policy().accept.as_deref()));
+    let mut meta = FetchMeta::synthetic(url.clone(), content_type.as_deref(), now);
     meta.status = Some(args.status);
     meta.size = body.len() as u64;
     for r in &args.redirected_from {
@@ -54,6 +57,25 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
     Ok(if report.valid() { exit::FOUND } else { exit::NOTHING })
 }
 
+/// The media type a probe prefers, from its `Accept` header value (RFC 9110 section 12.5.1): the
+/// first range with the highest `q`, wildcards (`*/*`, `text/*`) skipped. None when there is none.
+pub fn expected_media_type(accept: Option<&str>) -> Option<String> {
+    let mut best: Option<(f32, &str)> = None;
+    for range in accept?.split(',') {
+        let mut parts = range.split(';');
+        let essence = parts.next().unwrap_or("").trim();
+        if essence.is_empty() || essence.contains('*') {
+            continue;
+        }
+        let q =
+            parts.find_map(|p| p.trim().strip_prefix("q=").and_then(|v| v.trim().parse::<f32>().ok())).unwrap_or(1.0);
+        if best.is_none_or(|(bq, _)| q > bq) {
+            best = Some((q, essence));
+        }
+    }
+    best.filter(|(q, _)| *q > 0.0).map(|(_, e)| e.to_string())
+}
+
 /// Writes the sitemap report of `body` to standard output as one JSON line, while parsing. Returns
 /// whether the report is valid. A closed pipe ends the process quietly, as `print_line` does.
 fn stream_sitemap(body: &[u8], meta: &FetchMeta) -> Result<bool, String> {
@@ -76,6 +98,22 @@ fn write_sitemap_line(body: &[u8], meta: &FetchMeta, out: &mut impl Write) -> st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_media_type_is_the_preferred_concrete_range() {
+        assert_eq!(expected_media_type(Some("application/json")).as_deref(), Some("application/json"));
+        assert_eq!(
+            expected_media_type(Some("application/jwk-set+json, application/json")).as_deref(),
+            Some("application/jwk-set+json")
+        );
+        assert_eq!(
+            expected_media_type(Some("text/plain;q=0.5, application/xml, */*;q=0.1")).as_deref(),
+            Some("application/xml")
+        );
+        assert_eq!(expected_media_type(Some("*/*")), None);
+        assert_eq!(expected_media_type(Some("text/plain;q=0")), None);
+        assert_eq!(expected_media_type(None), None);
+    }
 
     #[test]
     fn streamed_sitemap_report_equals_the_probe_report() {

@@ -2,6 +2,7 @@
 
 mod cli_commands;
 mod cli_output;
+mod cli_parse;
 mod cli_scope;
 mod cli_settings;
 mod common;
