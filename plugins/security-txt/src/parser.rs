@@ -32,6 +32,10 @@ pub const RECOMMENDED_MAX_BYTES: usize = 32 * 1024;
 /// Hard cap: bytes after this many are not read (the report says so with `too_large`).
 pub const MAX_PARSE_BYTES: usize = 1024 * 1024;
 
+/// Unknown fields listed in the `unknown_fields` fact at most (the first ones, in document order);
+/// when there are more, the fact `unknown_fields_total` gives how many there were in all.
+pub const MAX_UNKNOWN_FIELDS_LISTED: usize = 100;
+
 /// A security.txt field as the parser recognises it (RFC 9116 section 2.5 and the IANA "security.txt
 /// Fields" registry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,6 +314,7 @@ fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
     let mut languages_seen = false;
     let mut canonicals: Vec<(Url, u32)> = Vec::new();
     let mut unknown = Vec::new();
+    let mut unknown_total: usize = 0;
     let mut mailto_contact = false;
     for f in fields {
         match f.kind {
@@ -365,7 +370,10 @@ fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
                     format!("unknown field {:?}{hint}; kept, not interpreted (RFC 9116 section 2.4)", f.name),
                     at(f.line),
                 );
-                unknown.push(json!({"name": f.name, "value": f.value, "line": f.line}));
+                unknown_total += 1;
+                if unknown.len() < MAX_UNKNOWN_FIELDS_LISTED {
+                    unknown.push(json!({"name": f.name, "value": f.value, "line": f.line}));
+                }
                 // Lenient extraction: the common misspelling still names an acknowledgments page.
                 if !hint.is_empty()
                     && let Ok(u) = Url::parse(&f.value)
@@ -444,6 +452,9 @@ fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
     }
     if !unknown.is_empty() {
         report.fact("unknown_fields", unknown);
+    }
+    if unknown_total > MAX_UNKNOWN_FIELDS_LISTED {
+        report.fact("unknown_fields_total", unknown_total);
     }
 }
 

@@ -247,6 +247,21 @@ fn misspelt_acknowledgements_is_unknown_but_still_a_candidate() {
 }
 
 #[test]
+fn unknown_fields_are_listed_up_to_the_cap_and_counted() {
+    let junk: String = (1..=250).map(|i| format!("X-Field-{i}: v{i}\n")).collect();
+    let r = run(&format!("{GOOD}{junk}"));
+    let listed = r.facts["unknown_fields"].as_array().expect("list");
+    assert_eq!(listed.len(), 100);
+    assert_eq!(listed[0], serde_json::json!({"name": "X-Field-1", "value": "v1", "line": 3}));
+    assert_eq!(listed[99]["name"], "X-Field-100");
+    assert_eq!(r.facts["unknown_fields_total"], 250);
+    // Few unknown fields: all listed, no total.
+    let r = run(&format!("{GOOD}X-A: 1\n"));
+    assert_eq!(r.facts["unknown_fields"].as_array().map(Vec::len), Some(1));
+    assert!(!r.facts.contains_key("unknown_fields_total"));
+}
+
+#[test]
 fn signed_file_without_key_and_without_canonical() {
     let body = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nContact: https://example.com/s\nExpires: 2027-06-30T23:00:00Z\n-----BEGIN PGP SIGNATURE-----\n\niHUEARYIAB0WIQT+l9/CBWJRsQYWZkXkxtRLG7LcHQUC\n=abcd\n-----END PGP SIGNATURE-----\n";
     let r = run(body);
