@@ -48,5 +48,8 @@ pub const INVALID_PRIORITY: &str = "invalid_priority";
 pub const DUPLICATE_URL: &str = "duplicate_url";
 /// A second `<loc>` in one entry; the first one is used (w).
 pub const MULTIPLE_LOC: &str = "multiple_loc";
+/// A sitemap index lists its own URL (as requested or as finally fetched) as a child (w): recorded,
+/// never fetched again (the scan's visited set also ends longer cycles).
+pub const SELF_LISTING: &str = "self_listing";
 /// The document is not UTF-8 (declared another encoding, or UTF-16) and was decoded (w).
 pub const NOT_UTF8: &str = "not_utf8";

@@ -31,6 +31,8 @@ pub(crate) struct Emitter<'v, V: Visitor> {
     visitor: &'v mut V,
     pub limits: Limits,
     rule: LocationRule,
+    /// The document's own URLs (final and requested), to notice an index listing itself.
+    own_urls: [String; 2],
     /// Primary URLs accepted.
     pub urls: u64,
     /// All URLs handed to the visitor.
@@ -51,6 +53,7 @@ impl<'v, V: Visitor> Emitter<'v, V> {
             visitor,
             limits: limits.clone(),
             rule: LocationRule::for_meta(meta),
+            own_urls: [meta.url.to_string(), meta.requested_url.to_string()],
             urls: 0,
             values: 0,
             entries: 0,
@@ -198,6 +201,11 @@ impl<'v, V: Visitor> Emitter<'v, V> {
                     "{url} is outside this sitemap's location and no robots.txt of its origin declared this sitemap"
                 );
                 (msg, Some(place.to_locator()))
+            });
+        }
+        if relation == Relation::Child && self.own_urls.iter().any(|own| own == url) {
+            self.warn_with(codes::SELF_LISTING, || {
+                (format!("the index lists itself ({url}); not followed again"), Some(place.to_locator()))
             });
         }
         self.found(&Found { relation, url, place, hints, out_of_location });

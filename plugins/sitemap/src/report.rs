@@ -139,13 +139,25 @@ pub(crate) struct Tally {
     /// Codes seen (with the address and length of the constant, once seen) and how often: a handful
     /// of codes, so a short list beats a map.
     per_code: Vec<(String, Option<StaticKey>, u64)>,
+    /// Repeated page or child URLs (the primary URL of an entry).
     pub duplicates: u64,
+    /// Repeated image, video, news or alternate URLs (per relation).
+    pub duplicate_extensions: u64,
     pub out_of_location: u64,
 }
 
 impl Tally {
     pub(crate) fn new(max_per_code: u32) -> Self {
-        Tally { max_per_code, per_code: Vec::new(), duplicates: 0, out_of_location: 0 }
+        Tally { max_per_code, per_code: Vec::new(), duplicates: 0, duplicate_extensions: 0, out_of_location: 0 }
+    }
+
+    /// Counts one repeated URL of `relation`.
+    pub(crate) fn repeat(&mut self, relation: Relation) {
+        if relation.is_primary() {
+            self.duplicates += 1;
+        } else {
+            self.duplicate_extensions += 1;
+        }
     }
 
     /// Counts a diagnostic with `code`; true while the code is under the cap.
@@ -190,7 +202,7 @@ impl Tally {
     }
 
     /// The report's facts: `format`, `compression`, `encoding`, `uncompressed_bytes`, `entries`,
-    /// `urls`, and when non-zero `duplicates`, `out_of_location`, `incomplete`,
+    /// `urls`, and when non-zero `duplicates`, `duplicate_extensions`, `out_of_location`, `incomplete`,
     /// `suppressed_diagnostics`.
     pub(crate) fn facts(&self, summary: &Summary) -> serde_json::Map<String, serde_json::Value> {
         let mut f = serde_json::Map::new();
@@ -207,6 +219,9 @@ impl Tally {
         fact("urls", summary.urls.into());
         if self.duplicates > 0 {
             fact("duplicates", self.duplicates.into());
+        }
+        if self.duplicate_extensions > 0 {
+            fact("duplicate_extensions", self.duplicate_extensions.into());
         }
         if self.out_of_location > 0 {
             fact("out_of_location", self.out_of_location.into());
@@ -281,7 +296,7 @@ impl Visitor for ReportBuilder {
             candidates.get(i as usize).is_some_and(|c| c.value == url && c.relation == relation.as_str())
         });
         if repeat.is_some() {
-            self.tally.duplicates += 1;
+            self.tally.repeat(relation);
             if relation.is_primary() && self.tally.wants_static(codes::DUPLICATE_URL) {
                 let d = Diagnostic::warning(codes::DUPLICATE_URL, duplicate_message(url), Some(place.to_locator()));
                 self.report.push(d);

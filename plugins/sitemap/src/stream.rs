@@ -141,7 +141,7 @@ impl<W: Write> Visitor for JsonWriter<W> {
             stored.get(i as usize).is_some_and(|&(s, e, r)| r == relation && arena.get(s..e) == Some(url))
         });
         if repeat.is_some() {
-            self.tally.duplicates += 1;
+            self.tally.repeat(relation);
             if relation.is_primary() && self.tally.wants_static(codes::DUPLICATE_URL) {
                 self.push(Diagnostic::warning(codes::DUPLICATE_URL, duplicate_message(url), Some(place.to_locator())));
             }

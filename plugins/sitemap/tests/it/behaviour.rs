@@ -378,3 +378,31 @@ fn visitor_streams_and_can_stop() {
     assert!(s.bytes < 100_000);
     assert_eq!(s.kind(), "urlset");
 }
+
+#[test]
+fn repeated_extension_urls_are_counted_apart_from_repeated_pages() {
+    let body = br#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://a.example/p1</loc><image:image><image:loc>https://a.example/logo.png</image:loc></image:image></url>
+<url><loc>https://a.example/p2</loc><image:image><image:loc>https://a.example/logo.png</image:loc></image:image></url>
+<url><loc>https://a.example/p2</loc></url>
+</urlset>"#;
+    let r = parse(body, "https://a.example/sitemap.xml");
+    assert_eq!(r.facts["entries"], 3);
+    assert_eq!(r.facts["urls"], 3);
+    assert_eq!(r.facts["duplicates"], 1, "only the repeated page");
+    assert_eq!(r.facts["duplicate_extensions"], 1, "the logo shared by two pages");
+    assert_eq!(codes(&r), ["duplicate_url"]);
+}
+
+#[test]
+fn an_index_listing_itself_is_diagnosed() {
+    let body = br#"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>https://a.example/sitemap_index.xml</loc></sitemap>
+<sitemap><loc>https://a.example/posts.xml</loc></sitemap>
+</sitemapindex>"#;
+    let r = parse(body, "https://a.example/sitemap_index.xml");
+    assert_eq!(codes(&r), ["self_listing"]);
+    assert_eq!(r.warnings[0].locator, Some(Locator::Xml("/sitemapindex/sitemap[1]/loc".into())));
+    assert!(r.valid());
+    assert_eq!(r.values(CandidateKind::Sitemap).count(), 2, "still recorded as declared");
+}
