@@ -65,7 +65,7 @@ pub struct ScanArgs {
     /// Maximum concurrent requests to one host (1 to 100).
     #[arg(long, value_name = "N")]
     pub per_host: Option<usize>,
-    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000.
+    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000.
     #[arg(long, value_name = "RATE", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Connect timeout in seconds (more than 0, at most 3600).

@@ -307,7 +307,7 @@ pub mod limits {
     /// `per_host`: requests in flight to one host.
     pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;
     /// `rate`: request starts per second to one host, when not 0 (0 = no spacing).
-    pub const RATE: std::ops::RangeInclusive<f64> = 0.001..=1000.0;
+    pub const RATE: std::ops::RangeInclusive<f64> = 0.001..=1_000_000.0;
     /// `connect_timeout` and `timeout`, seconds (0 excluded).
     pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
 }

@@ -35,7 +35,7 @@ pub mod verify;
 pub use config::ScanConfig;
 pub use record::{
     CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
-    VerificationRecord, VhostRecord,
+    VerificationRecord, VhostRecord, recognised,
 };
 pub use robots::{RobotsGate, RobotsRules};
 pub use scan::{Engine, ScanOutcome};

@@ -241,6 +241,12 @@ pub struct Summary {
     pub documents: usize,
     /// Documents that answered 2xx.
     pub documents_found: usize,
+    /// Documents their probe recognised as a document of its kind (see [`recognised`]): what a
+    /// scan "found". A 2xx HTML page where data was expected (soft 404, SPA shell) is not one.
+    pub documents_recognised: usize,
+    /// Documents for which no HTTP response was received (DNS, connect, TLS, timeout, scope or
+    /// private-address refusal, ...): the fetch failures, apart from the diagnostics' `errors`.
+    pub fetch_failures: usize,
     /// Distinct candidates.
     pub candidates: usize,
     /// Further sightings of known candidates.
@@ -263,6 +269,54 @@ pub struct Summary {
     pub elapsed_ms: u64,
 }
 
+/// Report kinds that are no document of the probe's kind: unreadable (`invalid`), an HTML page
+/// (`html`), or the change-password probe's check of a path that must not exist (`status_check`).
+const NOT_A_DOCUMENT_KINDS: [&str; 3] = ["invalid", "html", "status_check"];
+
+/// Diagnostic codes that say the answer was a soft 404: an HTML page where data was expected, or an
+/// origin answering 2xx for every path (change-password's status check).
+const SOFT_404_CODES: [&str; 2] = [wellknown_core::diag::codes::HTML_DOCUMENT, "unreliable_status_codes"];
+
+/// True when a document counts as found: its probe interpreted it (`report`), it is no soft 404
+/// ([`SOFT_404_CODES`], kinds `html` and `status_check`), and either it answered 2xx with a
+/// readable document (kind not `invalid`) or it still declared candidates (`has_candidates`; e.g. a
+/// change-password redirect whose target is gone, or a damaged document read leniently).
+pub fn recognised(status_2xx: bool, report: Option<&wellknown_core::Report>, has_candidates: bool) -> bool {
+    let Some(r) = report else { return false };
+    let soft_404 = matches!(r.kind.as_str(), "html" | "status_check") || SOFT_404_CODES.iter().any(|c| r.has_code(c));
+    !soft_404 && ((status_2xx && !NOT_A_DOCUMENT_KINDS.contains(&r.kind.as_str())) || has_candidates)
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use url::Url;
+    use wellknown_core::Report;
+
+    fn report(kind: &str, codes: &[&str]) -> Report {
+        let mut r = Report::new("p", &Url::parse("https://a.example/x").unwrap(), kind);
+        for c in codes {
+            r.error(c, "m", None);
+        }
+        r
+    }
+
+    #[test]
+    fn soft_404s_and_unreadable_answers_are_not_recognised() {
+        assert!(recognised(true, Some(&report("robots", &[])), false));
+        assert!(recognised(true, Some(&report("openid-configuration", &["missing_issuer"])), false));
+        assert!(!recognised(true, None, false));
+        assert!(!recognised(false, Some(&report("robots", &[])), false), "a 404 robots.txt is nothing found");
+        assert!(!recognised(true, Some(&report("robots", &["html_document"])), false));
+        assert!(!recognised(true, Some(&report("html", &[])), false));
+        assert!(!recognised(true, Some(&report("invalid", &["invalid_json"])), false));
+        assert!(!recognised(true, Some(&report("status_check", &[])), false));
+        assert!(!recognised(true, Some(&report("page", &["unreliable_status_codes"])), true), "SPA change-password");
+        assert!(recognised(true, Some(&report("invalid", &["invalid_json"])), true), "read leniently");
+        assert!(recognised(false, Some(&report("redirect", &[])), true), "a redirect still declares the page");
+    }
 }

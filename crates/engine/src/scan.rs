@@ -58,9 +58,11 @@ pub struct ScanOutcome {
 }
 
 impl ScanOutcome {
-    /// True when the scan found something: a 2xx document or a candidate.
+    /// True when the scan found something: a document its probe recognised as one of its kind
+    /// (see [`crate::recognised`]; every candidate comes from such a document unless the
+    /// document was a soft 404). Soft-404 HTML pages, 404s and failures alone are nothing.
     pub fn found_something(&self) -> bool {
-        self.summary.documents_found > 0 || self.summary.candidates > 0
+        self.summary.documents_recognised > 0
     }
 }
 
@@ -618,10 +620,17 @@ impl Engine {
             via: cx.via.as_ref().map(|v| v.address.to_string()),
         };
         {
+            let ok = meta.is_success() && meta.failure.is_none();
             let mut t = lock(&shared.totals);
             t.documents += 1;
-            if meta.is_success() && meta.failure.is_none() {
+            if ok {
                 t.documents_found += 1;
+            }
+            if crate::record::recognised(ok, report, !candidates.is_empty()) {
+                t.documents_recognised += 1;
+            }
+            if meta.status.is_none() && meta.failure.is_some() {
+                t.fetch_failures += 1;
             }
         }
         let _ = out.send(Record::Document(record)).await;

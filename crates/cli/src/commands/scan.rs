@@ -207,10 +207,7 @@ async fn scan(
     }
     let s = &outcome.summary;
     if !settings.quiet {
-        eprintln!(
-            "wellknown: {} target(s), {} reachable, {} document(s) ({} found), {} candidate(s), {} error(s), {} warning(s) in {} ms",
-            s.targets, s.reachable, s.documents, s.documents_found, s.candidates, s.errors, s.warnings, s.elapsed_ms
-        );
+        eprintln!("{}", summary_line(s, &outcome.unreachable));
     }
     if s.targets > 0 && s.reachable == 0 {
         eprintln!("wellknown: every target failed:");
@@ -223,6 +220,34 @@ async fn scan(
         return Ok(exit::ERROR);
     }
     Ok(if outcome.found_something() { exit::FOUND } else { exit::NOTHING })
+}
+
+/// The summary printed on standard error at the end of a scan: targets (and why the unreachable
+/// ones failed), documents (answered 2xx, recognised by their probe, failed to fetch), candidates,
+/// diagnostics and time.
+pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<String>)]) -> String {
+    let mut classes: Vec<&str> = unreachable.iter().flat_map(|(_, c)| c.iter().map(String::as_str)).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    let failed = match (s.unreachable, classes.is_empty()) {
+        (0, _) => String::new(),
+        (n, true) => format!(", {n} unreachable"),
+        (n, false) => format!(", {n} unreachable ({})", classes.join(", ")),
+    };
+    format!(
+        "wellknown: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} failed to \
+         fetch; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
+        s.targets,
+        s.reachable,
+        s.documents,
+        s.documents_found,
+        s.documents_recognised,
+        s.fetch_failures,
+        s.candidates,
+        s.errors,
+        s.warnings,
+        s.elapsed_ms
+    )
 }
 
 /// Resolves with the signal's name on SIGINT (Ctrl-C) or SIGTERM.

@@ -7,6 +7,7 @@ mod cli_scope;
 mod cli_settings;
 mod common;
 mod e2e_app_association;
+mod e2e_exit;
 mod e2e_failures;
 mod e2e_history;
 mod e2e_identity;
