@@ -1,7 +1,27 @@
 //! `fixture-server [--root DIR] [--tls] [--ca-out FILE] [--log]`: serves the fixture tree on
 //! 127.0.0.1 (random ports) until killed; prints `http=ADDR https=ADDR` on its first line.
+//! `--help` prints the usage (exit 0); a bad argument prints it on standard error (exit 2).
 
 use std::path::PathBuf;
+
+const USAGE: &str = "\
+Usage: fixture-server [--root DIR] [--tls] [--ca-out FILE] [--log]
+
+Serves the fixture tree (tests/fixtures/sites: one directory per host) on 127.0.0.1, random ports,
+until killed. Prints `http=ADDR https=ADDR` on its first line (`https=-` without --tls).
+
+Options:
+  --root DIR     serve DIR instead of tests/fixtures/sites
+  --tls          also serve HTTPS, with a certificate from a throwaway CA
+  --ca-out FILE  write that CA's PEM to FILE (give it to `wellknown scan --ca-cert`)
+  --log          print each request answered on standard error
+  -h, --help     print this help and exit";
+
+/// Exits 2 with `message` and the usage on standard error.
+fn usage_error(message: &str) -> ! {
+    eprintln!("fixture-server: {message}\n\n{USAGE}");
+    std::process::exit(2);
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -9,15 +29,25 @@ fn main() {
     let (mut tls, mut ca_out, mut log) = (false, None::<PathBuf>, false);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--root" => root = args.next().map(PathBuf::from).unwrap_or(root),
-            "--tls" => tls = true,
-            "--ca-out" => ca_out = args.next().map(PathBuf::from),
-            "--log" => log = true,
-            other => {
-                eprintln!("fixture-server: unknown argument {other:?}");
-                std::process::exit(2);
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return;
             }
+            "--root" => match args.next() {
+                Some(v) => root = PathBuf::from(v),
+                None => usage_error("--root needs a directory"),
+            },
+            "--tls" => tls = true,
+            "--ca-out" => match args.next() {
+                Some(v) => ca_out = Some(PathBuf::from(v)),
+                None => usage_error("--ca-out needs a file"),
+            },
+            "--log" => log = true,
+            other => usage_error(&format!("unknown argument {other:?}")),
         }
+    }
+    if !root.is_dir() {
+        usage_error(&format!("--root {}: not a directory", root.display()));
     }
     let server = match wellknown_tests::FixtureServer::start(root, tls) {
         Ok(s) => s,
