@@ -93,14 +93,23 @@ fn fresh(args: &ScanArgs, settings: &Settings, db: &Path) -> Result<(StoredPlan,
         seeds.push(Unit::issuer(Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}"))?));
     }
     let sink = if settings.store {
-        let mut store = SqliteStore::open(db).map_err(|e| e.to_string())?;
+        let mut store = SqliteStore::open(db).map_err(|e| store_error(db, &e))?;
         let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;
-        let id = store.begin_scan(Timestamp::now(), &plan, &seed_rows(&seeds)).map_err(|e| e.to_string())?;
+        let id = store.begin_scan(Timestamp::now(), &plan, &seed_rows(&seeds)).map_err(|e| store_error(db, &e))?;
         Some(StoreSink::start(store, id))
     } else {
         None
     };
     Ok((stored, RunPlan { seeds, done: Vec::new() }, sink))
+}
+
+/// One line saying which store failed and what to do instead (checked before any request).
+fn store_error(db: &Path, e: &dyn std::fmt::Display) -> String {
+    let e = e.to_string().replace('\n', " ");
+    format!(
+        "cannot use the store {}: {e}; give --db PATH (a writable location) or --no-store (JSON Lines only)",
+        db.display()
+    )
 }
 
 /// `--resume`: the last unfinished scan's plan, its finished units skipped, the others redone.

@@ -5,6 +5,7 @@ mod cli_output;
 mod cli_parse;
 mod cli_scope;
 mod cli_settings;
+mod cli_store;
 mod common;
 mod e2e_app_association;
 mod e2e_exit;
