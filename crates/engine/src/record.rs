@@ -278,9 +278,10 @@ const NOT_A_DOCUMENT_KINDS: [&str; 3] = ["invalid", "html", "status_check"];
 const SOFT_404_CODES: [&str; 2] = [wellknown_core::diag::codes::HTML_DOCUMENT, "unreliable_status_codes"];
 
 /// True when a document counts as found: its probe interpreted it (`report`), it is no soft 404
-/// ([`SOFT_404_CODES`], kinds `html` and `status_check`), and either it answered 2xx with a
-/// readable document (kind not `invalid`) or it still declared candidates (`has_candidates`; e.g. a
-/// change-password redirect whose target is gone, or a damaged document read leniently).
+/// (diagnosed `html_document` or `unreliable_status_codes`, or of kind `html` or `status_check`),
+/// and either it answered 2xx with a readable document (kind not `invalid`) or it still declared
+/// candidates (`has_candidates`; e.g. a change-password redirect whose target is gone, or a damaged
+/// document read leniently).
 pub fn recognised(status_2xx: bool, report: Option<&wellknown_core::Report>, has_candidates: bool) -> bool {
     let Some(r) = report else { return false };
     let soft_404 = matches!(r.kind.as_str(), "html" | "status_check") || SOFT_404_CODES.iter().any(|c| r.has_code(c));
