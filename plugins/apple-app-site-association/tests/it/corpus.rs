@@ -1,10 +1,10 @@
 //! The 18 real association files in `tests/fixtures/sites/` (sources in `tests/fixtures/SOURCES.md`)
 //! parse with the apps, path patterns and URLs a reader sees in them.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use url::Url;
+use wellknown_conformance::distinct_values as distinct;
 use wellknown_core::{CandidateKind, FetchMeta, Report, Timestamp};
 
 /// Parses `tests/fixtures/sites/<host><path>` as if fetched from `https://<host><path>` with
@@ -19,17 +19,6 @@ fn parse(host: &str, path: &str) -> Report {
 
 fn well_known(host: &str) -> Report {
     parse(host, "/.well-known/apple-app-site-association")
-}
-
-fn distinct(report: &Report, kind: CandidateKind) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    report
-        .candidates
-        .iter()
-        .filter(|c| c.kind == kind)
-        .map(|c| if c.has_flag("excluded") { format!("NOT {}", c.value) } else { c.value.clone() })
-        .filter(|v| seen.insert(v.clone()))
-        .collect()
 }
 
 fn warnings(report: &Report) -> Vec<&str> {

@@ -13,15 +13,10 @@
 //! omits must be empty.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
-use serde_json::Value;
 use url::Url;
-use wellknown_core::{CandidateKind, FetchMeta, RedirectHop, Report, Timestamp};
-
-fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/wellknown")
-}
+use wellknown_conformance::{Case, Problems, cases, run_all, string_set};
+use wellknown_core::{CandidateKind, FetchMeta, Report};
 
 fn interpret(doc: &str, body: &[u8], meta: &FetchMeta) -> Option<Report> {
     match doc {
@@ -29,28 +24,6 @@ fn interpret(doc: &str, body: &[u8], meta: &FetchMeta) -> Option<Report> {
         "oauth-authorization-server" => Some(wellknown_oauth_authorization_server::rfc8414::interpret(body, meta)),
         _ => None,
     }
-}
-
-/// Builds the fetch metadata a case describes: `url` is the final URL, `redirect_chain` the URLs
-/// requested before it (the first one is the URL requested).
-fn fetch_meta(case: &Value) -> FetchMeta {
-    let url = Url::parse(case["url"].as_str().expect("url")).expect("case url");
-    let now: Timestamp = case["now"].as_str().expect("now").parse().expect("now is RFC 3339");
-    let mut meta = FetchMeta::synthetic(url, case["content_type"].as_str(), now);
-    if let Some(chain) = case["redirect_chain"].as_array() {
-        meta.redirect_chain = chain
-            .iter()
-            .map(|u| RedirectHop { url: Url::parse(u.as_str().expect("hop")).expect("hop url"), status: 301 })
-            .collect();
-        if let Some(first) = meta.redirect_chain.first() {
-            meta.requested_url = first.url.clone();
-        }
-    }
-    meta
-}
-
-fn set(v: &Value) -> BTreeSet<String> {
-    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
 }
 
 /// The case-format candidate lists of a report (see the module docs for the mapping).
@@ -76,55 +49,21 @@ pub fn candidate_lists(report: &Report) -> [(&'static str, BTreeSet<String>); 6]
     ]
 }
 
-fn check(name: &str, case: &Value, body: &[u8]) -> Result<(), String> {
-    let meta = fetch_meta(case);
-    let doc = case["doc"].as_str().unwrap_or_default();
-    let report = interpret(doc, body, &meta).ok_or_else(|| format!("no interpreter for {doc}"))?;
-    let expect = &case["expect"];
-    let mut problems = Vec::new();
-    if expect["valid"].as_bool() != Some(report.valid()) {
-        problems.push(format!("valid: expected {}, got {}", expect["valid"], report.valid()));
-    }
-    let errors: BTreeSet<String> = report.errors.iter().map(|d| d.code.clone()).collect();
-    let warnings: BTreeSet<String> = report.warnings.iter().map(|d| d.code.clone()).collect();
-    if errors != set(&expect["errors"]) {
-        problems.push(format!("errors: expected {:?}, got {:?}", set(&expect["errors"]), errors));
-    }
-    if warnings != set(&expect["warnings"]) {
-        problems.push(format!("warnings: expected {:?}, got {:?}", set(&expect["warnings"]), warnings));
-    }
+fn check(case: &Case) -> Result<(), String> {
+    let doc = case.doc();
+    let report = interpret(doc, &case.body, &case.fetch_meta()).ok_or_else(|| format!("no interpreter for {doc}"))?;
+    let mut problems = Problems::default();
+    problems.diagnostics(&report, case.expect());
     for (list, got) in candidate_lists(&report) {
-        let want = set(&expect["candidates"][list]);
-        if want != got {
-            problems.push(format!("candidates.{list}: expected {want:?}, got {got:?}"));
-        }
+        problems.compare(&format!("candidates.{list}"), got, string_set(&case.expect()["candidates"][list]));
     }
-    if problems.is_empty() { Ok(()) } else { Err(format!("{name}:\n  {}", problems.join("\n  "))) }
+    problems.finish(&case.name)
 }
 
 #[test]
 fn every_metadata_case_passes() {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(cases_dir())
-        .expect("tests/conformance/wellknown exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".meta.json"))
-        .collect();
-    names.sort();
-    let mut ran = 0;
-    let mut failures = Vec::new();
-    for meta_path in names {
-        let case: Value = serde_json::from_slice(&std::fs::read(&meta_path).expect("read meta")).expect("meta json");
-        let doc = case["doc"].as_str().unwrap_or_default();
-        if !matches!(doc, "openid-configuration" | "oauth-authorization-server") {
-            continue;
-        }
-        let name = meta_path.file_name().unwrap().to_string_lossy().trim_end_matches(".meta.json").to_string();
-        let body = std::fs::read(meta_path.with_file_name(format!("{name}.input"))).expect("read input");
-        ran += 1;
-        if let Err(e) = check(&name, &case, &body) {
-            failures.push(e);
-        }
-    }
-    assert_eq!(ran, 12, "expected the 11 oidc_* and 1 oauth_* cases");
-    assert!(failures.is_empty(), "{} of {ran} cases failed:\n{}", failures.len(), failures.join("\n"));
+    let selected =
+        cases(|_, meta| matches!(meta["doc"].as_str(), Some("openid-configuration" | "oauth-authorization-server")));
+    // The 11 oidc_* and 1 oauth_* cases.
+    run_all(&selected, 12, check);
 }
