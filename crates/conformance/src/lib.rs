@@ -1,5 +1,5 @@
 //! The conformance harness shared by the plugins' tests (a dev-dependency only; nothing in the
-//! product links it).
+//! product links it), and the property-test generators of the JSON probes ([`generate`]).
 //!
 //! A case of `tests/conformance/wellknown/` is two files: `NAME.input` (the body as served) and
 //! `NAME.meta.json` (`doc`, `url` = the final URL, `redirect_chain` = the URLs requested before it,
@@ -9,6 +9,8 @@
 //! Each plugin keeps its own mapping from its report to the case's candidate lists (documents differ
 //! in what they reveal); this crate loads cases, builds their fetch metadata and collects problems.
 //! Test code: it panics with a clear message on a missing or malformed case file.
+
+pub mod generate;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

@@ -3,85 +3,49 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use url::Url;
-use wellknown_core::{FetchMeta, RedirectHop, Timestamp};
+use wellknown_conformance::generate::{fetch_meta, json_content_type as content_type, json_value, word_or_text};
+use wellknown_core::FetchMeta;
 
 fn meta(https: bool, content_type: Option<&str>, redirected: bool, truncated: bool) -> FetchMeta {
-    let scheme = if https { "https" } else { "http" };
-    let url = Url::parse(&format!("{scheme}://a.example/.well-known/apple-app-site-association")).expect("url");
-    let mut m = FetchMeta::synthetic(url.clone(), content_type, Timestamp::UNIX_EPOCH);
-    if redirected {
-        m.redirect_chain = vec![RedirectHop { url, status: 302 }];
-    }
-    m.truncated = truncated;
-    m
+    fetch_meta("/.well-known/apple-app-site-association", https, content_type, redirected, truncated)
 }
 
-fn content_type() -> impl Strategy<Value = Option<&'static str>> {
-    prop::sample::select(vec![
-        None,
-        Some("application/json"),
-        Some("text/html"),
-        Some("application/json; charset=latin1"),
-        Some(";"),
-    ])
-}
+const VALUES: &[&str] = &[
+    "ABCDE12345.com.example.app",
+    "abcde.x",
+    "NOT /a/*",
+    "/order/status",
+    "//evil.example/x",
+    "/\\evil.example",
+    "/$(lang)/x",
+    "NOT ",
+    "",
+];
 
-fn text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "ABCDE12345.com.example.app",
-            "abcde.x",
-            "NOT /a/*",
-            "/order/status",
-            "//evil.example/x",
-            "/\\evil.example",
-            "/$(lang)/x",
-            "NOT ",
-            "",
-        ])
-        .prop_map(str::to_string),
-        "\\PC{0,24}",
-    ]
-}
+const KEYS: &[&str] = &[
+    "applinks",
+    "details",
+    "apps",
+    "appID",
+    "appIDs",
+    "paths",
+    "components",
+    "/",
+    "?",
+    "#",
+    "exclude",
+    "comment",
+    "webcredentials",
+    "appclips",
+    "activitycontinuation",
+];
 
 fn key() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "applinks",
-            "details",
-            "apps",
-            "appID",
-            "appIDs",
-            "paths",
-            "components",
-            "/",
-            "?",
-            "#",
-            "exclude",
-            "comment",
-            "webcredentials",
-            "appclips",
-            "activitycontinuation",
-        ])
-        .prop_map(str::to_string),
-        "\\PC{0,8}",
-    ]
+    word_or_text(KEYS, 8)
 }
 
 fn json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        text().prop_map(Value::from)
-    ];
-    leaf.prop_recursive(5, 96, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((key(), inner), 0..6).prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
+    json_value(VALUES, KEYS)
 }
 
 proptest! {
