@@ -406,14 +406,17 @@ mod tests {
     }
 
     /// Copies what cargo needs to load the workspace: every file except `target/`, `.git/` and the
-    /// large data trees (`corpus/`, `fixtures/`, `conformance/`), which only other packages' tests read.
+    /// large data trees (`corpus/`, `tests/fixtures/`, `tests/conformance/`), which only other
+    /// packages' tests read. (`crates/conformance` is a package and is copied.)
     fn copy_workspace(from: &Path, to: &Path) -> std::io::Result<()> {
         for e in std::fs::read_dir(from)?.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
             let (src, dst) = (e.path(), to.join(&*name));
             if src.is_dir() {
-                if ["target", ".git", "corpus", "fixtures", "conformance"].contains(&name.as_ref()) {
+                let data_tree = ["fixtures", "conformance"].contains(&name.as_ref())
+                    && from.file_name().is_some_and(|parent| parent == "tests");
+                if data_tree || ["target", ".git", "corpus"].contains(&name.as_ref()) {
                     continue;
                 }
                 std::fs::create_dir_all(&dst)?;
