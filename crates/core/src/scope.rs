@@ -16,7 +16,9 @@
 //!
 //! With no rule given, the scope is the registrable domain (public suffix list) of each target with
 //! all its subdomains (`*.example.co.uk` for `www.example.co.uk`), and exactly the IP for IP targets.
-//! Ports and schemes do not matter for scope.
+//! Ports and schemes do not matter for scope. A URL or origin is accepted as a rule for its host
+//! (`https://a.example`), but one that names a path, a query or a port is refused (as is
+//! `host:port`): the rule would otherwise be silently widened to the whole host.
 
 use std::fmt;
 use std::net::IpAddr;
@@ -104,8 +106,9 @@ impl fmt::Display for ScopeError {
         }
         write!(
             f,
-            " (accepted: a host `www.example.com`, a domain and its subdomains `*.example.com`, an IP \
-             `192.0.2.7`, a CIDR block `192.0.2.0/24`; prefix `!` to exclude, e.g. `!admin.example.com`)"
+            " (accepted: a host `www.example.com` or its origin `https://www.example.com`, a domain and its \
+             subdomains `*.example.com`, an IP `192.0.2.7`, a CIDR block `192.0.2.0/24`; prefix `!` to \
+             exclude, e.g. `!admin.example.com`)"
         )
     }
 }
@@ -115,6 +118,26 @@ impl fmt::Display for ScopeError {
 fn rejection(t: &str) -> Option<&'static str> {
     if t.is_empty() {
         return Some("empty rule");
+    }
+    // Scope is per host: a rule that names a path or a port would be silently widened to the whole
+    // host, every port and both schemes, so it is refused rather than misread.
+    if t.contains("://") {
+        if let Ok(u) = Url::parse(t) {
+            if !matches!(u.path(), "" | "/") || u.query().is_some() || u.fragment().is_some() {
+                return Some(
+                    "scope is per host: a path (or query) would be widened to the whole host; write the host alone",
+                );
+            }
+            if u.port().is_some() {
+                return Some("scope is per host, every port and scheme: write the host without its port");
+            }
+        }
+    } else if let Some((h, port)) = t.rsplit_once(':')
+        && !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && !h.contains(':')
+    {
+        return Some("scope is per host, every port and scheme: write the host without its port");
     }
     // A URL or origin rule names its host; only a bare rule may start with `*.` or `.`.
     let (host, name) = match t.split_once("://") {
@@ -312,6 +335,22 @@ mod tests {
         assert!(ScopeRule::parse("*.com").unwrap_err().to_string().contains("public suffix"));
         assert!(ScopeRule::parse("0.0.0.0/0").unwrap_err().to_string().contains("every address"));
         assert!(ScopeRule::parse("a*.example.com").unwrap_err().to_string().contains("leading `*.`"));
+        for narrower in ["https://a.example/only/", "https://a.example/?q=1", "http://a.example:8080", "a.example:443"]
+        {
+            let msg = ScopeRule::parse(narrower).unwrap_err().to_string();
+            assert!(msg.contains("scope is per host"), "{narrower}: {msg}");
+        }
+        assert_eq!(
+            ScopeRule::parse("https://A.example/").unwrap(),
+            ScopeRule::Host(Host::parse("a.example").unwrap()),
+            "an origin names its host"
+        );
+        assert_eq!(
+            ScopeRule::parse("https://a.example:443").unwrap(),
+            ScopeRule::Host(Host::parse("a.example").unwrap()),
+            "a default port is no port"
+        );
+        assert!(ScopeRule::parse("2001:db8::1").is_ok(), "an IPv6 literal is not host:port");
         // Still accepted: a domain under an unknown or private-use name, a bare suffix as one host,
         // narrow blocks.
         for good in

@@ -47,6 +47,13 @@ fn rules_matching_everything_are_refused_with_the_accepted_forms() {
 }
 
 #[test]
+fn rules_narrower_than_a_host_are_refused_not_widened() {
+    for rule in ["https://www.example.com/only/", "http://www.example.com:8080", "www.example.com:443"] {
+        refused(&["scan", "--no-store", "--scope", rule, "https://www.example.com"], &["scope is per host"]);
+    }
+}
+
+#[test]
 fn rules_from_the_configuration_file_are_checked_too() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("wellknown.toml"), "scope = [\"*.example.com\", \"*\"]\n").unwrap();
