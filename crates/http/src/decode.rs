@@ -103,6 +103,33 @@ impl Stage for CapWriter {
     }
 }
 
+/// The writer each decoder writes into: a write of zero bytes from the next stage (a decoder whose
+/// stream has ended takes no more) becomes an error, so no decoder's write loop can spin on it.
+/// brotli-decompressor's own loop retries `Ok(0)` forever, which let a body encoded
+/// `deflate, br` with bytes after the deflate stream hang the fetcher.
+struct Guarded(Next);
+
+impl Write for Guarded {
+    fn write(&mut self, d: &[u8]) -> io::Result<usize> {
+        match self.0.write(d)? {
+            0 if !d.is_empty() => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "data after the end of the encoded stream of the inner coding",
+            )),
+            n => Ok(n),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl Stage for Guarded {
+    fn finish(self: Box<Self>) -> io::Result<()> {
+        self.0.finish()
+    }
+}
+
 struct Gz(MultiGzDecoder<Next>);
 impl Write for Gz {
     fn write(&mut self, d: &[u8]) -> io::Result<usize> {
@@ -222,10 +249,11 @@ impl BodyDecoder {
         let mut head: Next = Box::new(CapWriter(out.clone()));
         // The last coding applied is the first to undo, so it is the outermost stage.
         for &c in codings {
+            let next: Next = Box::new(Guarded(head));
             head = match c {
-                Coding::Gzip => Box::new(Gz(MultiGzDecoder::new(head))),
-                Coding::Deflate => Box::new(Deflate::Sniffing(Vec::with_capacity(2), Some(head))),
-                Coding::Brotli => Box::new(Br(DecompressorWriter::new(head, 16 * 1024))),
+                Coding::Gzip => Box::new(Gz(MultiGzDecoder::new(next))),
+                Coding::Deflate => Box::new(Deflate::Sniffing(Vec::with_capacity(2), Some(next))),
+                Coding::Brotli => Box::new(Br(DecompressorWriter::new(next, 16 * 1024))),
             };
         }
         let label = codings.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ");
@@ -268,6 +296,43 @@ impl BodyDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A brotli stream (RFC 7932) holding `payload` in one uncompressed meta-block: WBITS 16,
+    /// ISLAST 0, MNIBBLES 4, MLEN-1, ISUNCOMPRESSED 1, padding to the byte, the bytes, then an
+    /// empty last meta-block.
+    fn brotli_stored(payload: &[u8]) -> Vec<u8> {
+        let header = (((payload.len() - 1) as u32) << 4) | (1 << 20);
+        let mut out = header.to_le_bytes()[..3].to_vec();
+        out.extend_from_slice(payload);
+        out.push(0b11);
+        out
+    }
+
+    #[test]
+    fn hand_made_brotli_stream_decodes() {
+        let (out, full, err) = decode(&[Coding::Brotli], 1 << 20, &brotli_stored(b"User-agent: *\n"), 7);
+        assert_eq!((out.as_slice(), full, err), (&b"User-agent: *\n"[..], false, None));
+    }
+
+    /// Data after the end of a deflate stream under a brotli layer ends with an error. It used to
+    /// spin forever: the finished deflate decoder takes zero bytes, and brotli-decompressor's write
+    /// loop retries a write of zero bytes (a server could hang a scan with `deflate, br`).
+    #[test]
+    fn brotli_over_a_finished_inner_decoder_ends() {
+        let mut raw = DeflateEncoder::new(Vec::new(), Compression::default());
+        raw.write_all(b"User-agent: *\nDisallow: /x\n").unwrap();
+        let mut payload = raw.finish().unwrap();
+        payload.extend_from_slice(b"junk after the end of the deflate stream");
+        let body = brotli_stored(&payload);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(decode(&[Coding::Deflate, Coding::Brotli], 1 << 20, &body, 4096));
+        });
+        let (out, full, err) = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the decoder returns");
+        assert_eq!(out, b"User-agent: *\nDisallow: /x\n");
+        assert!(!full);
+        assert!(err.is_some_and(|e| e.contains("after the end")), "trailing data is reported");
+    }
     use flate2::Compression;
     use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
 
