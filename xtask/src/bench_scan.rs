@@ -52,8 +52,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     ensure_wrk()?;
     cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
     let root = workspace_root();
-    let bin = root.join("target").join("release");
-    let work = root.join("target").join("bench-scan");
+    let target = crate::dist::target_dir(&root);
+    let bin = target.join("release");
+    let work = target.join("bench-scan");
     let sites = lay_out(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins)?;
 
     let ca = work.join("ca.pem");
@@ -65,7 +66,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         .arg(&ca)
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting fixture-server")?;
+        .with_context(|| format!("starting {}", bin.join("fixture-server").display()))?;
     let mut first = String::new();
     BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
     let port = |key: &str| -> Option<u16> {

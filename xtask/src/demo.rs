@@ -22,8 +22,9 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     }
     cargo(&build)?;
     let root = workspace_root();
-    let bin_dir = root.join("target").join(if release { "release" } else { "debug" });
-    let out_dir = root.join("target").join("demo");
+    let target = crate::dist::target_dir(&root);
+    let bin_dir = target.join(if release { "release" } else { "debug" });
+    let out_dir = target.join("demo");
     std::fs::create_dir_all(&out_dir)?;
     let ca = out_dir.join("ca.pem");
 
@@ -32,7 +33,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         .arg(&ca)
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting fixture-server")?;
+        .with_context(|| format!("starting {}", bin_dir.join("fixture-server").display()))?;
     let mut first = String::new();
     BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
     let (http, https) = parse_addrs(&first).with_context(|| format!("fixture-server said {first:?}"))?;

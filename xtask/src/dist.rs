@@ -97,7 +97,12 @@ fn collect(base: &Path, dir: &Path, files: &mut BTreeMap<String, Entry>) -> anyh
 
 /// The cargo target directory (`CARGO_TARGET_DIR` or `<root>/target`).
 pub fn target_dir(root: &Path) -> std::path::PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| root.join("target"))
+    match std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from) {
+        // cargo reads a relative CARGO_TARGET_DIR from the directory it was started in.
+        Some(dir) if dir.is_relative() => std::env::current_dir().map(|cwd| cwd.join(&dir)).unwrap_or(dir),
+        Some(dir) => dir,
+        None => root.join("target"),
+    }
 }
 
 /// The host triple, from `rustc -vV`.

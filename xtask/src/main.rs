@@ -49,7 +49,14 @@ fn main() {
 pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("xtask: cargo {}", args.join(" "));
-    let status = Command::new(cargo).args(args).current_dir(workspace_root()).status()?;
+    let root = workspace_root();
+    let mut cmd = Command::new(cargo);
+    cmd.args(args).current_dir(&root);
+    if std::env::var_os("CARGO_TARGET_DIR").is_some() {
+        // The same directory the tasks then look in, even when the variable is relative.
+        cmd.env("CARGO_TARGET_DIR", dist::target_dir(&root));
+    }
+    let status = cmd.status()?;
     anyhow::ensure!(status.success(), "cargo {} failed ({status})", args.join(" "));
     Ok(())
 }
