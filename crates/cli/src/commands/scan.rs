@@ -43,7 +43,16 @@ pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        out.push(Origin::parse_target(t).map_err(|e| format!("target {t:?}: {e}"))?);
+        let origin = Origin::parse_target(t).map_err(|e| format!("target {t:?}: {e}"))?;
+        if !matches!(origin.scheme(), "http" | "https") {
+            return Err(format!(
+                "target {t:?}: scheme {:?} is not scanned (the documents wellknown reads are served over http \
+                 and https; give https://{} or the host alone)",
+                origin.scheme(),
+                origin.host().name()
+            ));
+        }
+        out.push(origin);
     }
     Ok(out)
 }

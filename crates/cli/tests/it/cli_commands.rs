@@ -95,6 +95,11 @@ fn bad_arguments_exit_2_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     let out = wellknown(&["scan", "--scope", "bad scope", "a.example"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = wellknown(&["scan", "--no-store", "ftp://a.example"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "refused before scanning");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("scheme \"ftp\" is not scanned") && err.contains("https://a.example"), "{err}");
 }
 
 #[test]
