@@ -36,6 +36,9 @@ pub const INVALID_PATTERN: &str = "invalid_pattern";
 pub const RELATIVE_SITEMAP_URL: &str = "relative_sitemap_url";
 /// Warning: a `Sitemap:` value that is not an http(s) URL; not followed.
 pub const INVALID_SITEMAP_URL: &str = "invalid_sitemap_url";
+/// Warning: the file was requested at a path other than `/robots.txt` (RFC 9309 section 2.3: the
+/// rules are in the top-level `/robots.txt` of the origin); read anyway, but it governs nothing.
+pub const WRONG_LOCATION: &str = "wrong_location";
 /// Warning: a `Crawl-delay:` value that is not a non-negative number of seconds.
 pub const INVALID_CRAWL_DELAY: &str = "invalid_crawl_delay";
 /// Warning: a `Host:` value that is not a host name (with optional scheme and port).

@@ -115,6 +115,18 @@ fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new("robots", &meta.url, "robots");
     report.fact("availability", Availability::Available.as_str());
     report.fact("crawl_policy", Availability::Available.crawl_policy());
+    // The request is what counts: RFC 9309 lets the file itself be reached through redirects.
+    if meta.requested_url.path() != "/robots.txt" {
+        report.warn(
+            codes::WRONG_LOCATION,
+            format!(
+                "requested at {}; the rules of an origin are only those served at its /robots.txt (RFC 9309 2.3), so \
+                 this file governs nothing",
+                meta.requested_url
+            ),
+            None,
+        );
+    }
 
     if let Some(ct) = meta.content_type.as_deref() {
         match MediaType::parse(ct) {

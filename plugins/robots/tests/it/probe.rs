@@ -274,3 +274,17 @@ fn run_interprets_a_body_cut_at_the_cap() {
     let r = docs[0].report.as_ref().expect("report");
     assert_eq!(r.facts.get("availability").and_then(|v| v.as_str()), Some("unreachable"));
 }
+
+#[test]
+fn a_file_requested_elsewhere_than_robots_txt_is_diagnosed() {
+    let body = b"User-agent: *\nDisallow: /private/\n";
+    let elsewhere = RobotsProbe.interpret(body, &meta("https://a.example/x/robots.txt", Some("text/plain")));
+    let d = elsewhere.warnings.iter().find(|d| d.code == "wrong_location").expect("wrong_location");
+    assert!(d.message.contains("https://a.example/x/robots.txt"), "{}", d.message);
+    // Reached through a redirect from /robots.txt: the request is what counts.
+    let mut redirected = meta("https://cdn.example/files/robots.txt", Some("text/plain"));
+    redirected.requested_url = url::Url::parse("https://a.example/robots.txt").unwrap();
+    let r = RobotsProbe.interpret(body, &redirected);
+    assert!(!r.has_code("wrong_location"), "{:?}", r.warnings);
+    assert!(!RobotsProbe.interpret(body, &meta("https://a.example/robots.txt", None)).has_code("wrong_location"));
+}
