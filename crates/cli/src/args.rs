@@ -218,7 +218,8 @@ pub struct ParseArgs {
     /// Judge expiry at this instant (RFC 3339) instead of now.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
-    /// A URL requested before --url (redirect chain, in order; repeatable).
+    /// A URL requested before --url (redirect chain, in order; repeatable). Each hop is recorded as
+    /// a 301 answer, since a local file carries no status.
     #[arg(long, value_name = "URL")]
     pub redirected_from: Vec<String>,
     /// Pretty-print the JSON.

@@ -29,6 +29,19 @@ pub const RELATION: &str = "change_password";
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let kind = if meta.was_redirected() { "redirect" } else { "page" };
     let mut report = Report::new(crate::PROBE_ID, &meta.url, kind);
+    let expected = format!("/.well-known/{}", crate::SUFFIX);
+    if meta.requested_url.path() != expected {
+        report.kind = "invalid".to_string();
+        report.warn(
+            codes::WRONG_LOCATION,
+            format!(
+                "requested at {}; only {expected} of an origin is its change password URL, so this declares none",
+                meta.requested_url
+            ),
+            None,
+        );
+        return report;
+    }
     check_origin(&mut report, meta);
     if meta.was_redirected() {
         redirect_candidate(&mut report, meta);

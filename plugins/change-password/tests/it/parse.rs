@@ -34,3 +34,13 @@ fn page_served_directly_fixture() {
     assert_eq!(r.candidates[0].value, "https://change-password-soft200.test/.well-known/change-password");
     assert_eq!(r.candidates[0].hints["via"], "served_directly");
 }
+
+#[test]
+fn a_page_requested_elsewhere_declares_nothing() {
+    let url = url::Url::parse("https://a.example/account/password").unwrap();
+    let meta = wellknown_core::FetchMeta::synthetic(url, Some("text/html"), wellknown_core::Timestamp::UNIX_EPOCH);
+    let r = wellknown_change_password::interpret(b"<html><body>form</body></html>", &meta);
+    assert_eq!(r.kind, "invalid");
+    assert!(r.candidates.is_empty(), "{:?}", r.candidates);
+    assert_eq!(r.warnings.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["wrong_location"]);
+}
