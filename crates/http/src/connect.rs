@@ -66,6 +66,41 @@ pub(crate) struct Endpoint<'a> {
     pub connect_to: Option<IpAddr>,
 }
 
+/// How the addresses of a connection were found, for the private-address refusal message.
+enum Route {
+    /// A DNS lookup of the URL's host.
+    Dns,
+    /// The URL's host is an IP literal.
+    Literal,
+    /// A `--resolve` override of the URL's host.
+    Resolve,
+    /// A `--connect-to` override naming an IP address.
+    ConnectTo,
+    /// A `--connect-to` override naming another host, resolved by DNS or (`pinned`) by `--resolve`.
+    ConnectToName { name: String, pinned: bool },
+    /// A virtual-host attempt: the address of the origin that revealed the name.
+    Vhost,
+}
+
+impl Route {
+    /// `<host> resolves to <ip> (<why>)`, or what else routed `host` to `ip`.
+    fn describe(&self, host: &url::Host<&str>, ip: IpAddr, why: &str) -> String {
+        match self {
+            Route::Dns => format!("{host} resolves to {ip} ({why})"),
+            Route::Literal => format!("{host} ({why})"),
+            Route::Resolve => format!("{host} is mapped to {ip} ({why}) by --resolve"),
+            Route::ConnectTo => format!("{host} is routed to {ip} ({why}) by --connect-to"),
+            Route::ConnectToName { name, pinned: false } => {
+                format!("{host} is routed by --connect-to to {name}, which resolves to {ip} ({why})")
+            }
+            Route::ConnectToName { name, pinned: true } => {
+                format!("{host} is routed by --connect-to to {name}, which --resolve maps to {ip} ({why})")
+            }
+            Route::Vhost => format!("{host} is tried as a virtual host at {ip} ({why})"),
+        }
+    }
+}
+
 /// Connection settings shared by all requests.
 pub(crate) struct Connector {
     pub dns: Dns,
@@ -84,19 +119,32 @@ impl Connector {
         let dial_port = over.and_then(|c| c.to_port).unwrap_or(ep.port);
         let dial_host: Option<url::Host<String>> =
             over.and_then(|c| c.to_host.as_deref()).and_then(|h| url::Host::parse(h).ok());
-        let addrs = match (ep.connect_to, &dial_host) {
-            (Some(ip), _) => vec![ip],
+        let (addrs, route) = match (ep.connect_to, &dial_host) {
+            (Some(ip), _) => (vec![ip], Route::Vhost),
             (None, Some(h)) => {
                 let h = match h {
                     url::Host::Domain(d) => url::Host::Domain(d.as_str()),
                     url::Host::Ipv4(a) => url::Host::Ipv4(*a),
                     url::Host::Ipv6(a) => url::Host::Ipv6(*a),
                 };
-                self.dns.resolve(&h, dial_port).await?
+                let route = match h {
+                    url::Host::Domain(_) => {
+                        Route::ConnectToName { name: h.to_string(), pinned: self.dns.overridden(&h, dial_port) }
+                    }
+                    _ => Route::ConnectTo,
+                };
+                (self.dns.resolve(&h, dial_port).await?, route)
             }
-            (None, None) => self.dns.resolve(&ep.host, dial_port).await?,
+            (None, None) => {
+                let route = match ep.host {
+                    url::Host::Domain(_) if self.dns.overridden(&ep.host, dial_port) => Route::Resolve,
+                    url::Host::Domain(_) => Route::Dns,
+                    _ => Route::Literal,
+                };
+                (self.dns.resolve(&ep.host, dial_port).await?, route)
+            }
         };
-        let addrs = self.permitted(&ep.host, addrs)?;
+        let addrs = self.permitted(&ep.host, addrs, &route)?;
         let tcp = self.tcp(&addrs, dial_port).await?;
         if ep.https {
             let name = match ep.host {
@@ -123,8 +171,13 @@ impl Connector {
         }
     }
 
-    /// Drops refused addresses; fails when none is left.
-    fn permitted(&self, host: &url::Host<&str>, addrs: Vec<IpAddr>) -> Result<Vec<IpAddr>, FetchFailure> {
+    /// Drops refused addresses; fails when none is left, saying how the address was reached.
+    fn permitted(
+        &self,
+        host: &url::Host<&str>,
+        addrs: Vec<IpAddr>,
+        route: &Route,
+    ) -> Result<Vec<IpAddr>, FetchFailure> {
         if self.allow_private {
             return Ok(addrs);
         }
@@ -141,7 +194,7 @@ impl Connector {
             .collect();
         if ok.is_empty() {
             let msg = match refused {
-                Some((ip, why)) => format!("{host} resolves to {ip} ({why}); refused without --allow-private"),
+                Some((ip, why)) => format!("{}; refused without --allow-private", route.describe(host, ip, why)),
                 None => format!("{host}: no address to connect to"),
             };
             return Err(failure(FailureClass::PrivateAddress, msg));

@@ -49,6 +49,13 @@ impl Dns {
         Dns { resolver: builder.build(), overrides: config.resolve.clone() }
     }
 
+    /// True when a `--resolve` override gives the addresses of `host` (as the `url` crate writes
+    /// it) on `port`, instead of DNS.
+    pub(crate) fn overridden(&self, host: &url::Host<&str>, port: u16) -> bool {
+        let host_str = host.to_string();
+        self.overrides.iter().any(|o| o.matches(&host_str, port))
+    }
+
     /// Addresses to connect to for `host` (as the `url` crate writes it) on `port`.
     ///
     /// Order of precedence: a matching `--resolve` override (no DNS), an IP literal (no DNS), then

@@ -9,6 +9,10 @@ use std::time::Duration;
 use common::*;
 use wellknown_http::FetcherConfig;
 
+fn message(r: &wellknown_core::FetchResult) -> String {
+    r.meta.failure.as_ref().map(|f| f.message.clone()).unwrap_or_default()
+}
+
 fn host_echo() -> Handler {
     handler(|req| {
         let host = req.headers().get("host").map(|v| v.to_str().unwrap().to_string());
@@ -97,13 +101,41 @@ async fn private_addresses_are_refused_without_allow_private() {
     let r = fetch_all(&f, &get(url(http, "/"))).await;
     assert_eq!(class(&r), Some("private_address"));
     let msg = r.meta.failure.as_ref().map(|f| f.message.clone()).unwrap_or_default();
-    assert_eq!(msg, "127.0.0.1 resolves to 127.0.0.1 (loopback address); refused without --allow-private");
-    // A --resolve override to loopback is checked too.
-    let cfg =
-        FetcherConfig { resolve: vec![format!("public.test:{}:127.0.0.1", http.port()).parse().unwrap()], ..strict };
+    assert_eq!(msg, "127.0.0.1 (loopback address); refused without --allow-private");
+    // A --resolve override to loopback is checked too, and the message says where the address came from.
+    let cfg = FetcherConfig {
+        resolve: vec![format!("public.test:{}:127.0.0.1", http.port()).parse().unwrap()],
+        ..strict.clone()
+    };
     let f = fetcher(cfg);
     let r = fetch_all(&f, &get(format!("http://public.test:{}/", http.port()).parse().unwrap())).await;
     assert_eq!(class(&r), Some("private_address"));
+    assert_eq!(
+        message(&r),
+        "public.test is mapped to 127.0.0.1 (loopback address) by --resolve; refused without --allow-private"
+    );
+    // So is a --connect-to route: nothing was resolved.
+    let routed = FetcherConfig {
+        connect_to: vec![format!(":443:127.0.0.1:{}", http.port()).parse().unwrap()],
+        ..strict.clone()
+    };
+    let r = fetch_all(&fetcher(routed), &get("https://plainsec.test/".parse().unwrap())).await;
+    assert_eq!(class(&r), Some("private_address"));
+    assert_eq!(
+        message(&r),
+        "plainsec.test is routed to 127.0.0.1 (loopback address) by --connect-to; refused without --allow-private"
+    );
+    let routed_by_name = FetcherConfig {
+        connect_to: vec![format!(":443:backend.test:{}", http.port()).parse().unwrap()],
+        resolve: vec![format!("backend.test:{}:10.0.0.7", http.port()).parse().unwrap()],
+        ..strict.clone()
+    };
+    let r = fetch_all(&fetcher(routed_by_name), &get("https://plainsec.test/".parse().unwrap())).await;
+    assert_eq!(
+        message(&r),
+        "plainsec.test is routed by --connect-to to backend.test, which --resolve maps to 10.0.0.7 (private address \
+         (RFC 1918)); refused without --allow-private"
+    );
     // And so is a virtual-host address.
     let r = f
         .fetch_vhost(
