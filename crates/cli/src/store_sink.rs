@@ -33,7 +33,10 @@ impl StoreSink {
             while let Some(first) = rx.blocking_recv() {
                 let mut summary = None;
                 let mut take = |rec: Record, batch: &mut Vec<_>| {
-                    if let Record::Summary(s) = &rec {
+                    // An interrupted scan's summary leaves the scan unfinished: `--resume` finishes it.
+                    if let Record::Summary(s) = &rec
+                        && !s.interrupted
+                    {
                         summary = Some(serde_json::to_value(s).unwrap_or_default());
                     }
                     batch.extend(writes_for(&rec));

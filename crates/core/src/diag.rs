@@ -19,7 +19,7 @@ pub enum Severity {
 /// Where in a document a diagnostic or candidate comes from.
 ///
 /// Serialised externally tagged: `{"line": 3}`, `{"json_pointer": "/issuer"}`,
-/// `{"xml": "/urlset/url[2]/loc"}`, `{"byte": 1024}`.
+/// `{"xml": "/urlset/url[2]/loc"}`, `{"byte": 1024}`, `{"redirect": 0}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Locator {
@@ -31,6 +31,10 @@ pub enum Locator {
     Xml(String),
     /// 0-based byte offset, where nothing better is known.
     Byte(u64),
+    /// The `Location` header of a redirect the document's fetch received: the 0-based index of that
+    /// hop in the document's redirect chain (RFC 9110 section 10.2.2). Used for a redirect target the
+    /// scan recorded but did not follow (outside the scope).
+    Redirect(u32),
 }
 
 impl std::fmt::Display for Locator {
@@ -40,6 +44,7 @@ impl std::fmt::Display for Locator {
             Locator::JsonPointer(p) => write!(f, "json pointer {p:?}"),
             Locator::Xml(p) => write!(f, "xml {p}"),
             Locator::Byte(b) => write!(f, "byte {b}"),
+            Locator::Redirect(hop) => write!(f, "Location header of redirect hop {hop}"),
         }
     }
 }

@@ -24,13 +24,6 @@ pub(crate) struct Compact {
     flags: Box<[Box<str>]>,
 }
 
-impl Compact {
-    /// The value.
-    pub fn value(&self) -> &str {
-        &self.value
-    }
-}
-
 /// A document whose report's candidates were moved out and compacted.
 pub(crate) struct Prepared {
     pub doc: Document,

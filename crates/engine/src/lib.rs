@@ -6,7 +6,8 @@
 //! (probe, URL), checks scope before every request, verifies the candidate URLs in scope (HEAD, GET
 //! on 405/501), feeds the hosts, origins and issuers documents reveal back into the frontier up to a
 //! feedback depth (trying names that do not resolve as virtual hosts of the origin that revealed
-//! them), and emits [`Record`]s as it goes.
+//! them), and emits [`Record`]s as it goes. A redirect the scope forbids following is still a
+//! relation the origin declares: its target becomes a `url` candidate ([`REDIRECT_RELATION`]).
 //!
 //! The engine is generic over a [`Transport`] (implemented by `wellknown-http`'s fetcher, and by
 //! in-memory fakes in tests), so it holds no socket itself.
@@ -38,7 +39,7 @@ pub use record::{
     VerificationRecord, VhostRecord, recognised,
 };
 pub use robots::{RobotsGate, RobotsRules};
-pub use scan::{Engine, ScanOutcome};
+pub use scan::{Engine, REDIRECT_RELATION, ScanOutcome};
 pub use transport::{Clock, InScope, SystemClock, Transport};
 pub use unit::{RunPlan, Unit, UnitKind, UnitTarget};
 pub use verify::VerifyStatus;

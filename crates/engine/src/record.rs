@@ -246,7 +246,12 @@ pub struct Summary {
     pub documents_recognised: usize,
     /// Documents for which no HTTP response was received (DNS, connect, TLS, timeout, scope or
     /// private-address refusal, ...): the fetch failures, apart from the diagnostics' `errors`.
+    /// A redirect out of scope is not one (see `redirected_out_of_scope`).
     pub fetch_failures: usize,
+    /// Documents whose server answered with a redirect to a URL outside the scope: not followed
+    /// (failure class `out_of_scope` on the document), the target recorded as a `url` candidate
+    /// (relation `redirect_location`). The server answered, so these are not `fetch_failures`.
+    pub redirected_out_of_scope: usize,
     /// Distinct candidates.
     pub candidates: usize,
     /// Further sightings of known candidates.
@@ -267,6 +272,9 @@ pub struct Summary {
     pub warnings: usize,
     /// Wall time in milliseconds.
     pub elapsed_ms: u64,
+    /// True when the scan was stopped before it finished (SIGINT, SIGTERM): the counts are those of
+    /// the work done until then, and `wellknown scan --resume` can finish the scan.
+    pub interrupted: bool,
 }
 
 /// Report kinds that are no document of the probe's kind: unreadable (`invalid`), an HTML page

@@ -79,6 +79,9 @@ enum Known {
 #[derive(Default)]
 struct Frontier {
     known: HashMap<(UnitKind, String), Known>,
+    /// Units an earlier run of a resumed scan reported in its inventory and this run has not
+    /// reported yet ([`RunPlan::revealed`]).
+    earlier: HashSet<(UnitKind, String)>,
     origins: VecDeque<Unit>,
     issuers: VecDeque<Unit>,
 }
@@ -192,13 +195,27 @@ impl Engine {
     pub async fn scan(self: &Arc<Self>, targets: Vec<Origin>, out: mpsc::Sender<Record>) -> ScanOutcome {
         let mut seeds: Vec<Unit> = targets.into_iter().map(Unit::origin).collect();
         seeds.extend(self.config.issuers.iter().cloned().map(Unit::issuer));
-        self.run(RunPlan { seeds, done: Vec::new() }, out).await
+        self.run(RunPlan { seeds, ..RunPlan::default() }, out).await
     }
 
     /// Runs a plan: its seeds (targets, issuers, or the unfinished units of a resumed scan), never
     /// scanning or re-queueing its `done` units. Origin units run before issuer units (an issuer
     /// unit starts once no origin unit is queued or running), `concurrency` units at a time.
     pub async fn run(self: &Arc<Self>, plan: RunPlan, out: mpsc::Sender<Record>) -> ScanOutcome {
+        self.run_until(plan, out, std::future::pending()).await
+    }
+
+    /// [`Engine::run`], stopped early when `stop` completes (SIGINT, SIGTERM): no unit starts after
+    /// that, the units in flight are abandoned where they are (every record they sent is complete;
+    /// their `origin` record is not sent, so a store keeps them unfinished and a resumed scan redoes
+    /// them), and the summary, with `interrupted: true` and the counts of the work done so far, is
+    /// still the last record.
+    pub async fn run_until(
+        self: &Arc<Self>,
+        plan: RunPlan,
+        out: mpsc::Sender<Record>,
+        stop: impl Future<Output = ()> + Send,
+    ) -> ScanOutcome {
         let started = Instant::now();
         let shared = Arc::new(Shared::default());
         {
@@ -206,6 +223,7 @@ impl Engine {
             for key in plan.done {
                 f.known.insert(key, Known::Scheduled);
             }
+            f.earlier.extend(plan.revealed);
             let mut targets = 0;
             for unit in plan.seeds {
                 if f.known.insert(unit.key(), Known::Scheduled).is_none() {
@@ -222,6 +240,8 @@ impl Engine {
         let mut kinds: HashMap<tokio::task::Id, UnitKind> = HashMap::new();
         let mut origins_running = 0usize;
         let mut unreachable = Vec::new();
+        let mut interrupted = false;
+        tokio::pin!(stop);
         loop {
             while tasks.len() < max {
                 let next = {
@@ -274,11 +294,20 @@ impl Engine {
                     }
                 }
                 () = shared.wake.notified() => {}
+                () = &mut stop => {
+                    interrupted = true;
+                    break;
+                }
             }
+        }
+        if interrupted {
+            // Abandon the units in flight; once they are gone nothing else is sent before the summary.
+            tasks.shutdown().await;
         }
         unreachable.sort();
         let mut summary = lock(&shared.totals).clone();
         summary.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        summary.interrupted = interrupted;
         let _ = out.send(Record::Summary(summary.clone())).await;
         ScanOutcome { summary, unreachable }
     }
@@ -540,20 +569,31 @@ impl Engine {
             let action = {
                 let mut f = lock(&shared.frontier);
                 let key = unit.key();
-                let decided = match f.known.get(&key) {
-                    Some(Known::Scheduled | Known::OutOfScope) => None,
-                    Some(Known::Beyond) if unit.depth > self.config.depth => None,
-                    _ if !in_scope => Some((Known::OutOfScope, "out_of_scope")),
-                    _ if unit.depth <= self.config.depth => Some((Known::Scheduled, "queued")),
-                    _ => Some((Known::Beyond, "beyond_depth")),
+                let fresh = if !in_scope {
+                    (Known::OutOfScope, "out_of_scope")
+                } else if unit.depth <= self.config.depth {
+                    (Known::Scheduled, "queued")
+                } else {
+                    (Known::Beyond, "beyond_depth")
                 };
-                decided.map(|(known, action)| {
-                    f.known.insert(key, known);
-                    if action == "queued" {
-                        f.push(unit.clone());
-                    }
-                    action
-                })
+                if f.known.contains_key(&key) && f.earlier.remove(&key) {
+                    // Reported by an earlier run of this resumed scan: reported again by the unit
+                    // that reveals it in this run (as an uninterrupted scan would), never re-queued.
+                    Some(fresh.1)
+                } else {
+                    let decided = match f.known.get(&key) {
+                        Some(Known::Scheduled | Known::OutOfScope) => None,
+                        Some(Known::Beyond) if unit.depth > self.config.depth => None,
+                        _ => Some(fresh),
+                    };
+                    decided.map(|(known, action)| {
+                        f.known.insert(key, known);
+                        if action == "queued" {
+                            f.push(unit.clone());
+                        }
+                        action
+                    })
+                }
             };
             let Some(action) = action else { continue };
             lock(&shared.totals).revealed += 1;
@@ -586,7 +626,9 @@ impl Engine {
         let (doc, candidates, tables) = prepared.into_parts();
         run.documents += 1;
         let meta = &doc.meta;
-        if meta.status.is_some() {
+        let redirected_out = redirected_out_of_scope(meta);
+        if meta.status.is_some() || redirected_out {
+            // A redirect out of scope is an answer: the origin responded, the scan declined to follow.
             run.reachable = true;
         } else if let Some(f) = &meta.failure {
             let c = f.class.as_str().to_string();
@@ -594,7 +636,9 @@ impl Engine {
                 run.failures.push(c);
             }
         }
-        if self.config.verify && meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)) {
+        if self.config.verify
+            && (redirected_out || meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)))
+        {
             lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| verify::Fetched::new(meta));
         }
         let report = doc.report.as_ref();
@@ -629,12 +673,36 @@ impl Engine {
             if crate::record::recognised(ok, report, !candidates.is_empty()) {
                 t.documents_recognised += 1;
             }
-            if meta.status.is_none() && meta.failure.is_some() {
+            if redirected_out {
+                t.redirected_out_of_scope += 1;
+            } else if meta.status.is_none() && meta.failure.is_some() {
                 t.fetch_failures += 1;
             }
         }
         let _ = out.send(Record::Document(record)).await;
-        let Some(report) = doc.report else { return };
+        let redirect = redirected_out.then(|| redirect_candidate(&doc.probe, meta)).flatten();
+        if let Some(report) = doc.report {
+            self.emit_report(run, report, candidates, &tables, (&doc.probe, meta), hop, shared, out).await;
+        }
+        if let Some((c, evidence)) = redirect {
+            self.sighting(run, c, evidence, shared, out).await;
+        }
+    }
+
+    /// A document's diagnostics, candidates (first sightings and further evidence) and follow-ups.
+    #[allow(clippy::too_many_arguments)]
+    async fn emit_report(
+        &self,
+        run: &mut UnitRun,
+        report: wellknown_core::Report,
+        candidates: Vec<crate::compact::Compact>,
+        tables: &crate::compact::Tables,
+        (probe, meta): (&str, &wellknown_core::FetchMeta),
+        hop: u32,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) {
+        let doc_url = meta.url.to_string();
         let (mut errors, mut warnings) = (0, 0);
         for d in report.errors.iter().chain(&report.warnings) {
             match d.severity {
@@ -643,7 +711,7 @@ impl Engine {
             }
             let rec = DiagnosticRecord {
                 document: doc_url.clone(),
-                probe: doc.probe.clone(),
+                probe: probe.to_string(),
                 severity: d.severity,
                 code: d.code.clone(),
                 message: d.message.clone(),
@@ -657,45 +725,57 @@ impl Engine {
             t.warnings += warnings;
         }
         for compact in candidates {
-            let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, compact.kind, compact.value()));
-            let c = compact.into_candidate(&tables);
+            let c = compact.into_candidate(tables);
             let evidence = Evidence {
                 document_url: meta.url.clone(),
-                probe: doc.probe.clone(),
+                probe: probe.to_string(),
                 fetched_at: meta.fetched_at,
                 status: meta.status,
                 locator: c.locator.clone(),
             };
-            if first {
-                run.candidates += 1;
-                lock(&shared.totals).candidates += 1;
-                let in_scope = self.in_scope(c.kind, &c.value);
-                // Out of scope: the candidate record says so (`in_scope: false`); nothing to verify.
-                if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) {
-                    run.to_verify.push((c.kind, c.value.clone()));
-                }
-                let (kind, value) = (c.kind, c.value.clone());
-                let rec = Record::Candidate(CandidateRecord {
-                    in_scope,
-                    kind: c.kind,
-                    relation: c.relation,
-                    value: c.value,
-                    hints: c.hints,
-                    flags: c.flags,
-                    evidence,
-                });
-                let _ = out.send(rec).await;
-                self.reveal(run, kind, &value, shared, out).await;
-            } else {
-                lock(&shared.totals).evidence += 1;
-                let rec =
-                    Record::Evidence(EvidenceRecord { kind: c.kind, relation: c.relation, value: c.value, evidence });
-                let _ = out.send(rec).await;
-            }
+            self.sighting(run, c, evidence, shared, out).await;
         }
         for f in report.follow_ups {
             run.queue.push_back(Pending { follow_up: f, hop: hop + 1, declared_by: meta.url.clone() });
         }
+    }
+
+    /// One sighting of a candidate: its first in this scan is a `candidate` record (queued for
+    /// verification, followed by the inventory records it causes), later ones `evidence` records.
+    async fn sighting(
+        &self,
+        run: &mut UnitRun,
+        c: wellknown_core::Candidate,
+        evidence: Evidence,
+        shared: &Shared,
+        out: &mpsc::Sender<Record>,
+    ) {
+        let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, c.kind, &c.value));
+        if !first {
+            lock(&shared.totals).evidence += 1;
+            let rec = Record::Evidence(EvidenceRecord { kind: c.kind, relation: c.relation, value: c.value, evidence });
+            let _ = out.send(rec).await;
+            return;
+        }
+        run.candidates += 1;
+        lock(&shared.totals).candidates += 1;
+        let in_scope = self.in_scope(c.kind, &c.value);
+        // Out of scope: the candidate record says so (`in_scope: false`); nothing to verify.
+        if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) {
+            run.to_verify.push((c.kind, c.value.clone()));
+        }
+        let (kind, value) = (c.kind, c.value.clone());
+        let rec = Record::Candidate(CandidateRecord {
+            in_scope,
+            kind: c.kind,
+            relation: c.relation,
+            value: c.value,
+            hints: c.hints,
+            flags: c.flags,
+            evidence,
+        });
+        let _ = out.send(rec).await;
+        self.reveal(run, kind, &value, shared, out).await;
     }
 
     /// Scope of a candidate value, for kinds that name a host.
@@ -723,6 +803,34 @@ fn seen_key(keys: &(RandomState, RandomState), kind: CandidateKind, value: &str)
         h.finish()
     };
     (u128::from(digest(&keys.0)) << 64) | u128::from(digest(&keys.1))
+}
+
+/// True when the fetch stopped at a redirect whose target is outside the scope: the server answered
+/// (the last hop of `redirect_chain`), and the refused target is `meta.url`.
+fn redirected_out_of_scope(meta: &wellknown_core::FetchMeta) -> bool {
+    meta.failure.as_ref().is_some_and(|f| f.class == wellknown_core::FailureClass::OutOfScope)
+        && !meta.redirect_chain.is_empty()
+}
+
+/// Relation of the target of a redirect the scan did not follow because it leads out of scope.
+pub const REDIRECT_RELATION: &str = "redirect_location";
+
+/// The candidate a redirect out of scope declares: `url` [`REDIRECT_RELATION`] = the refused target,
+/// with evidence naming the document (its requested URL), the status of the response that
+/// redirected and the locator `{"redirect": hop}` (that response's `Location` header).
+fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(wellknown_core::Candidate, Evidence)> {
+    let last = meta.redirect_chain.last()?;
+    let hop = u32::try_from(meta.redirect_chain.len().saturating_sub(1)).unwrap_or(u32::MAX);
+    let locator = Some(wellknown_core::Locator::Redirect(hop));
+    let c = wellknown_core::Candidate::new(CandidateKind::Url, REDIRECT_RELATION, meta.url.as_str(), locator.clone());
+    let evidence = Evidence {
+        document_url: meta.requested_url.clone(),
+        probe: probe.to_string(),
+        fetched_at: meta.fetched_at,
+        status: Some(last.status),
+        locator,
+    };
+    Some((c, evidence))
 }
 
 /// Failures that mean nothing was sent (no verdict to reuse).

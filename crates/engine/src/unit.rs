@@ -110,6 +110,11 @@ pub struct RunPlan {
     pub seeds: Vec<Unit>,
     /// Units already finished, by (kind, label).
     pub done: Vec<(UnitKind, String)>,
+    /// Units an earlier run of this scan recorded as revealed by a document (inventory records),
+    /// whatever became of them (scanned, pending, beyond the depth, out of scope). A unit of this
+    /// run that reveals one of them reports it again, once, as an uninterrupted scan would have
+    /// (the inventory record follows the first sighting that causes it); it is not queued again.
+    pub revealed: Vec<(UnitKind, String)>,
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@
 //!    context as documents: scope, `--obey-robots`, per-host politeness.
 //!
 //! Verdicts ([`VerifyStatus`]): 2xx `alive`; 404/410 `gone`; 401/403 `auth_required`; a redirect
-//! followed `redirect` (with the first hop's target; the final status is kept in `http_status`);
+//! followed `redirect` (with the first hop's target; the final status is kept in `http_status`, or
+//! the redirect's own status when it was not followed: out of scope, a loop, too many hops);
 //! any other status `error`; no response: `dns`, `connect`, `tls`, `timeout` or `failure` (the
 //! exact fetcher class is in `failure`).
 
@@ -137,6 +138,13 @@ pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
     (by_status(meta), target)
 }
 
+/// The HTTP status of a verdict: the final response's, or, for a redirect that was not followed
+/// (out of scope, a loop, too many hops), the redirect's own status (the last response received).
+pub fn http_status(meta: &FetchMeta, verdict: VerifyStatus) -> Option<u16> {
+    meta.status
+        .or_else(|| (verdict == VerifyStatus::Redirect).then(|| meta.redirect_chain.last().map(|h| h.status)).flatten())
+}
+
 fn by_status(meta: &FetchMeta) -> VerifyStatus {
     if !meta.redirect_chain.is_empty() {
         return VerifyStatus::Redirect;
@@ -164,7 +172,8 @@ pub(crate) struct Fetched {
 impl Fetched {
     pub(crate) fn new(meta: &FetchMeta) -> Fetched {
         let (status, target) = classify(meta);
-        Fetched { status, http_status: meta.status, target, failure: meta.failure.clone(), at: meta.fetched_at }
+        let http_status = http_status(meta, status);
+        Fetched { status, http_status, target, failure: meta.failure.clone(), at: meta.fetched_at }
     }
 }
 
@@ -218,7 +227,7 @@ pub(crate) async fn request(
         value: value.to_string(),
         origin: unit.to_string(),
         status,
-        http_status: meta.status,
+        http_status: http_status(meta, status),
         target,
         method: (sent > 0).then_some(method),
         failure: meta.failure.clone(),
@@ -275,6 +284,8 @@ mod tests {
         m.url = Url::parse("https://elsewhere.example/").unwrap();
         m.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: String::new() });
         assert_eq!(classify(&m), (VerifyStatus::Redirect, Some("https://elsewhere.example/".into())));
+        assert_eq!(http_status(&m, VerifyStatus::Redirect), Some(301), "the redirect's own status");
+        assert_eq!(http_status(&m, VerifyStatus::Dns), None, "no response at the end of the chain");
     }
 
     #[test]

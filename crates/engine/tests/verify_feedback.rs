@@ -216,7 +216,7 @@ async fn run_plan(net: Arc<FakeNet>, plan: RunPlan, config: ScanConfig) -> Vec<R
 
 async fn run(net: Arc<FakeNet>, targets: &[&str], config: ScanConfig) -> Vec<Record> {
     let seeds = targets.iter().map(|t| Unit::origin(Origin::parse_target(t).unwrap())).collect();
-    run_plan(net, RunPlan { seeds, done: Vec::new() }, config).await
+    run_plan(net, RunPlan { seeds, ..RunPlan::default() }, config).await
 }
 
 /// Verdict, HTTP status, redirect target, source.
@@ -363,10 +363,154 @@ async fn a_resumed_plan_skips_finished_units() {
     let plan = RunPlan {
         seeds: vec![Unit::origin(Origin::parse_target("a.example").unwrap())],
         done: vec![(UnitKind::Origin, "https://api.a.example".to_string())],
+        ..RunPlan::default()
     };
     let records = run_plan(Arc::clone(&net), plan, config(&["a.example"])).await;
     assert!(!net.was_requested("https://api.a.example/decl.txt"), "finished units are not scanned again");
     assert!(!inventory_actions(&records).iter().any(|(v, _)| v == "https://api.a.example"));
+}
+
+#[tokio::test]
+async fn a_resumed_unit_reports_the_inventory_an_earlier_run_recorded() {
+    // The earlier run scanned api.a.example and recorded other.example (out of scope), both
+    // revealed by a.example, which was interrupted: a.example runs again and reports both again,
+    // as an uninterrupted scan would, without scanning api.a.example again.
+    let net = Arc::new(feedback_net());
+    let api = (UnitKind::Origin, "https://api.a.example".to_string());
+    let other = (UnitKind::Origin, "https://other.example".to_string());
+    let plan = RunPlan {
+        seeds: vec![Unit::origin(Origin::parse_target("a.example").unwrap())],
+        done: vec![api.clone(), other.clone()],
+        revealed: vec![api, other],
+    };
+    let records = run_plan(Arc::clone(&net), plan, config(&["a.example"])).await;
+    assert!(!net.was_requested("https://api.a.example/decl.txt"), "finished units are not scanned again");
+    let actions = inventory_actions(&records);
+    assert_eq!(
+        actions,
+        [("https://api.a.example".to_string(), "queued"), ("https://other.example".to_string(), "out_of_scope")],
+        "each reported once"
+    );
+    let units: Vec<String> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Origin(o) => Some(o.origin.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(units, ["https://a.example"], "api.a.example is not queued again");
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.units, s.revealed), (1, 2));
+}
+
+#[tokio::test]
+async fn a_redirect_out_of_scope_is_a_candidate_with_its_evidence() {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        Page { location: Some("https://third-party.example/decl.txt".into()), ..page(302, "") },
+    );
+    // robots.txt goes out of scope after an in-scope hop.
+    net.pages.insert("https://a.example/robots.txt".into(), Page { location: Some("/r2".into()), ..page(301, "") });
+    net.pages.insert(
+        "https://a.example/r2".into(),
+        Page { location: Some("https://cdn.example/robots.txt".into()), ..page(308, "") },
+    );
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], config(&["a.example"])).await;
+    assert!(!net.requested().iter().any(|(_, u)| u.contains("third-party") || u.contains("cdn.example")));
+    let redirect: Vec<_> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Candidate(c) if c.relation == "redirect_location" => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(redirect.len(), 2, "{redirect:?}");
+    let robots = &redirect[0];
+    assert_eq!(
+        (robots.kind, robots.value.as_str(), robots.in_scope),
+        (CandidateKind::Url, "https://cdn.example/robots.txt", Some(false))
+    );
+    assert_eq!(
+        robots.evidence.document_url.as_str(),
+        "https://a.example/robots.txt",
+        "the document that was asked for"
+    );
+    assert_eq!((robots.evidence.probe.as_str(), robots.evidence.status), ("robots", Some(308)));
+    assert_eq!(robots.evidence.locator, Some(Locator::Redirect(1)), "the Location header of the second hop");
+    let decl = &redirect[1];
+    assert_eq!(decl.value, "https://third-party.example/decl.txt");
+    assert_eq!((decl.evidence.document_url.as_str(), decl.evidence.status), ("https://a.example/decl.txt", Some(302)));
+    assert_eq!(decl.evidence.locator, Some(Locator::Redirect(0)));
+    // Its host goes to the inventory, out of scope; it is never verified.
+    let actions = inventory_actions(&records);
+    assert!(actions.contains(&("https://third-party.example".into(), "out_of_scope")), "{actions:?}");
+    assert!(actions.contains(&("https://cdn.example".into(), "out_of_scope")), "{actions:?}");
+    assert!(!verdicts(&records).contains_key("https://third-party.example/decl.txt"));
+    // The document still says why it stopped; the origin answered, so it is reachable and no fetch failed.
+    let doc = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Document(d) if d.requested_url == "https://a.example/decl.txt" => Some(d.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(doc.failure.map(|f| f.class), Some(FailureClass::OutOfScope));
+    let origin = records.iter().find_map(|r| match r {
+        Record::Origin(o) => Some(o.clone()),
+        _ => None,
+    });
+    let origin = origin.unwrap();
+    assert!(origin.reachable && origin.failures.is_empty(), "{origin:?}");
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.redirected_out_of_scope, s.fetch_failures, s.reachable, s.unreachable), (2, 0, 1, 0));
+    assert!(!s.interrupted);
+}
+
+#[tokio::test]
+async fn a_verification_redirected_out_of_scope_keeps_the_redirect_status() {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(
+            200,
+            "url https://a.example/page1
+",
+        ),
+    );
+    net.pages.insert(
+        "https://a.example/page1".into(),
+        Page { location: Some("https://elsewhere.example/landing".into()), ..page(301, "") },
+    );
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 0, ..config(&["a.example"]) }).await;
+    assert_eq!(
+        verdicts(&records)["https://a.example/page1"],
+        (VerifyStatus::Redirect, Some(301), Some("https://elsewhere.example/landing".into()), "request")
+    );
+    assert!(!net.was_requested("https://elsewhere.example/landing"));
+}
+
+#[tokio::test]
+async fn a_stopped_scan_ends_with_an_interrupted_summary() {
+    let net = Arc::new(feedback_net());
+    let engine = Arc::new(Engine::new(net, Arc::new(Fixed), config(&["a.example", "b.example"])).unwrap());
+    let seeds = ["a.example", "b.example"].iter().map(|t| Unit::origin(Origin::parse_target(t).unwrap())).collect();
+    let (tx, mut rx) = mpsc::channel(64);
+    let plan = RunPlan { seeds, ..RunPlan::default() };
+    let handle = tokio::spawn(async move { engine.run_until(plan, tx, std::future::ready(())).await });
+    let mut records = Vec::new();
+    while let Some(r) = rx.recv().await {
+        records.push(r);
+    }
+    let outcome = handle.await.unwrap();
+    assert!(outcome.summary.interrupted);
+    let Some(Record::Summary(s)) = records.last() else { panic!("the summary is still the last record") };
+    assert!(s.interrupted);
+    assert_eq!(records.iter().filter(|r| matches!(r, Record::Summary(_))).count(), 1);
+    let origins = records.iter().filter(|r| matches!(r, Record::Origin(_))).count();
+    assert_eq!(s.units, origins, "only finished units are counted");
 }
 
 #[tokio::test]

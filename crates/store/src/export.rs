@@ -77,6 +77,16 @@ fn view(g: &GraphData, now: Timestamp) -> View<'_> {
             *e = d;
         }
     }
+    // A document node named by its requested URL (the source of a redirect it did not follow, whose
+    // final URL is the refused target), when no fetch ended at that URL.
+    let mut by_requested: HashMap<&str, &DocumentRow> = HashMap::new();
+    for d in g.documents.iter().filter(|d| !latest_doc.contains_key(d.requested_url.as_str())) {
+        let e = by_requested.entry(d.requested_url.as_str()).or_insert(d);
+        if (d.scan, d.id) > (e.scan, e.id) {
+            *e = d;
+        }
+    }
+    latest_doc.extend(by_requested);
     View { nodes, by_id, relations, node_confidence, verdicts: latest_verifications(g), latest_doc }
 }
 
@@ -146,7 +156,12 @@ fn jsonl(g: &GraphData, v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
                     .map(|e| {
                         json!({
                             "scan": e.scan,
-                            "document_url": docs.get(&e.document).map(|d| d.url.as_str()),
+                            // The declaring document's node (its final URL; its requested URL
+                            // for the target of a redirect it did not follow).
+                            "document_url": v.by_id.get(&r.source).map_or_else(
+                                || docs.get(&e.document).map(|d| d.url.as_str()),
+                                |n| Some(n.value.as_str()),
+                            ),
                             "probe": e.probe,
                             "fetched_at": e.fetched_at,
                             "status": e.status,

@@ -251,12 +251,23 @@ fn document_id(
     if let Some(id) = cache.docs.get(key) {
         return Ok(Some(id));
     }
-    let id: Option<i64> = tx
+    // By final URL; else by requested URL: the evidence of a redirect that was not followed (out of
+    // scope) names the document that redirected, whose final URL is the refused target.
+    let mut id: Option<i64> = tx
         .prepare_cached(
             "SELECT id FROM documents WHERE scan_id = ?1 AND probe = ?2 AND url = ?3 ORDER BY id DESC LIMIT 1",
         )?
         .query_row(params![scan, probe, url], |r| r.get(0))
         .optional()?;
+    if id.is_none() {
+        id = tx
+            .prepare_cached(
+                "SELECT id FROM documents WHERE scan_id = ?1 AND probe = ?2 AND requested_url = ?3
+                 ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row(params![scan, probe, url], |r| r.get(0))
+            .optional()?;
+    }
     if let Some(id) = id {
         cache.docs.insert(key, id);
     }

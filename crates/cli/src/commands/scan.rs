@@ -109,7 +109,7 @@ fn fresh(args: &ScanArgs, settings: &Settings, db: &Path) -> Result<(StoredPlan,
     } else {
         None
     };
-    Ok((stored, RunPlan { seeds, done: Vec::new() }, sink))
+    Ok((stored, RunPlan { seeds, ..RunPlan::default() }, sink))
 }
 
 /// One line saying which store failed and what to do instead (checked before any request).
@@ -136,6 +136,10 @@ fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option
     let mut plan = RunPlan::default();
     for u in &units {
         let Some(kind) = UnitKind::parse(&u.kind) else { continue };
+        if u.revealed_by.is_some() {
+            // Reported again by the unit that reveals it in this run (an interrupted unit's inventory).
+            plan.revealed.push((kind, u.value.clone()));
+        }
         match u.state {
             UnitState::Done => plan.done.push((kind, u.value.clone())),
             UnitState::Pending => plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?),
@@ -164,15 +168,37 @@ async fn scan(
 ) -> Result<i32, String> {
     let bar = progress_bar(plan.seeds.len(), settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
-    let scan_task = tokio::spawn(async move { engine.run(plan, tx).await });
+    // On SIGINT or SIGTERM the engine stops: units in flight are abandoned, and its summary
+    // (`interrupted: true`) is still the last record written. The store keeps the scan unfinished.
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let stop_engine = async move {
+        if stop_rx.await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    let scan_task = tokio::spawn(async move { engine.run_until(plan, tx, stop_engine).await });
+    let mut stop_tx = Some(stop_tx);
     let mut write_error = None;
     let mut interrupted = None;
-    let stop = stop_signal();
-    tokio::pin!(stop);
+    let mut forced = false;
+    let mut stop = Box::pin(stop_signal());
     loop {
         let rec = tokio::select! {
             r = rx.recv() => match r { Some(r) => r, None => break },
-            name = &mut stop => { interrupted = Some(name); break }
+            name = &mut stop => {
+                // The first signal stops the engine, whose last records (the summary) are still
+                // written; a second one stops at once.
+                let Some(tx) = stop_tx.take() else {
+                    forced = true;
+                    break;
+                };
+                // A scan that had already finished (its summary is on its way) is not interrupted.
+                if tx.send(()).is_ok() {
+                    interrupted = Some(name);
+                }
+                stop = Box::pin(stop_signal());
+                continue;
+            }
         };
         if let Record::Origin(o) = &rec {
             if bar.length().is_some_and(|l| bar.position() >= l) {
@@ -197,13 +223,18 @@ async fn scan(
     if interrupted.is_some() || write_error.is_some() {
         // Stop fetching; what was received is flushed and stored, and the scan stays unfinished in
         // the store so `wellknown scan --resume` can complete it.
-        scan_task.abort();
-        let _ = scan_task.await;
+        if write_error.is_some() || forced {
+            scan_task.abort();
+        }
+        let outcome = scan_task.await.ok();
         if let Some(sink) = sink {
             tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
         }
         let flushed = writer.flush();
         if let Some(name) = interrupted {
+            if let (Some(o), false) = (&outcome, settings.quiet) {
+                eprintln!("{}", summary_line(&o.summary, &o.unreachable));
+            }
             eprintln!(
                 "wellknown: interrupted by {name}; records written so far are complete; `wellknown scan --resume` finishes the scan"
             );
@@ -252,9 +283,14 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
         (n, true) => format!(", {n} unreachable"),
         (n, false) => format!(", {n} unreachable ({})", classes.join(", ")),
     };
+    let redirected = match s.redirected_out_of_scope {
+        0 => String::new(),
+        n => format!(", {n} redirected out of scope"),
+    };
+    let interrupted = if s.interrupted { " (interrupted)" } else { "" };
     format!(
-        "wellknown: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} failed to \
-         fetch; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
+        "wellknown{interrupted}: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} \
+         failed to fetch{redirected}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
         s.targets,
         s.reachable,
         s.documents,
