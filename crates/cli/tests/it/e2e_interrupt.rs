@@ -1,5 +1,6 @@
-//! End to end: SIGINT or SIGTERM stops a scan cleanly: complete records only, exit 130, and a closed
-//! output pipe stops the scan instead of letting it run on.
+//! End to end: SIGINT or SIGTERM stops a scan cleanly: complete records only, the summary
+//! (`"interrupted": true`) still last, the stored scan left unfinished, exit 130; and a closed output
+//! pipe stops the scan instead of letting it run on.
 
 use crate::common;
 
@@ -8,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::routing_args;
+use wellknown_store::{SqliteStore, Store, UnitState};
 
 fn spawn_scan(dir: &std::path::Path, targets: &[&str]) -> std::process::Child {
     let mut args: Vec<String> = vec!["scan".into()];
@@ -37,10 +39,32 @@ fn sigint_and_sigterm_leave_complete_records_and_exit_130() {
         assert_eq!(out.status.code(), Some(130), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("interrupted"), "{stderr}");
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
-            serde_json::from_str::<serde_json::Value>(line)
-                .unwrap_or_else(|e| panic!("incomplete record {line:?}: {e}"));
-        }
+        let records: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("incomplete record {line:?}: {e}")))
+            .collect();
+        // The last line is still the summary, saying the scan was interrupted.
+        let summary = records.last().expect("records");
+        assert_eq!((&summary["type"], &summary["interrupted"]), (&"summary".into(), &true.into()), "{summary}");
+        assert_eq!(records.iter().filter(|r| r["type"] == "summary").count(), 1);
+        let finished = records.iter().filter(|r| r["type"] == "origin").count();
+        assert_eq!(summary["units"], finished, "{signal}: units counts the finished units only");
+        assert!(
+            !records.iter().any(|r| r["type"] == "origin" && r["origin"] == "https://stall.test"),
+            "stall.test was in flight"
+        );
+        // The store keeps the scan unfinished, for --resume.
+        let mut store = SqliteStore::open_existing(&dir.path().join("wellknown.db")).unwrap();
+        let scan = store.last_unfinished_scan().unwrap().expect("the interrupted scan stays unfinished");
+        assert_eq!(scan.id, 1);
+        let pending: Vec<String> = store
+            .units(scan.id)
+            .unwrap()
+            .into_iter()
+            .filter(|u| u.state == UnitState::Pending)
+            .map(|u| u.value)
+            .collect();
+        assert!(pending.contains(&"https://stall.test".to_string()), "{pending:?}");
     }
 }
 
