@@ -41,5 +41,5 @@ pub use record::{
 pub use robots::{RobotsGate, RobotsRules};
 pub use scan::{Engine, REDIRECT_RELATION, ScanOutcome};
 pub use transport::{Clock, InScope, SystemClock, Transport};
-pub use unit::{RunPlan, Unit, UnitKind, UnitTarget};
+pub use unit::{Revealed, RunPlan, Unit, UnitKind, UnitTarget};
 pub use verify::VerifyStatus;

@@ -80,8 +80,8 @@ enum Known {
 struct Frontier {
     known: HashMap<(UnitKind, String), Known>,
     /// Units an earlier run of a resumed scan reported in its inventory and this run has not
-    /// reported yet ([`RunPlan::revealed`]).
-    earlier: HashSet<(UnitKind, String)>,
+    /// reported yet, with the unit that revealed them ([`RunPlan::revealed`]).
+    earlier: HashMap<(UnitKind, String), String>,
     origins: VecDeque<Unit>,
     issuers: VecDeque<Unit>,
 }
@@ -223,7 +223,7 @@ impl Engine {
             for key in plan.done {
                 f.known.insert(key, Known::Scheduled);
             }
-            f.earlier.extend(plan.revealed);
+            f.earlier.extend(plan.revealed.into_iter().map(|r| ((r.kind, r.value), r.revealed_by)));
             let mut targets = 0;
             for unit in plan.seeds {
                 if f.known.insert(unit.key(), Known::Scheduled).is_none() {
@@ -576,9 +576,10 @@ impl Engine {
                 } else {
                     (Known::Beyond, "beyond_depth")
                 };
-                if f.known.contains_key(&key) && f.earlier.remove(&key) {
-                    // Reported by an earlier run of this resumed scan: reported again by the unit
-                    // that reveals it in this run (as an uninterrupted scan would), never re-queued.
+                if f.known.contains_key(&key) && f.earlier.get(&key) == Some(&run.label) {
+                    // Reported by this unit in an earlier run of this resumed scan: reported again
+                    // now that it runs again (as an uninterrupted scan would), never re-queued.
+                    f.earlier.remove(&key);
                     Some(fresh.1)
                 } else {
                     let decided = match f.known.get(&key) {

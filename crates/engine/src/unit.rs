@@ -111,10 +111,22 @@ pub struct RunPlan {
     /// Units already finished, by (kind, label).
     pub done: Vec<(UnitKind, String)>,
     /// Units an earlier run of this scan recorded as revealed by a document (inventory records),
-    /// whatever became of them (scanned, pending, beyond the depth, out of scope). A unit of this
-    /// run that reveals one of them reports it again, once, as an uninterrupted scan would have
-    /// (the inventory record follows the first sighting that causes it); it is not queued again.
-    pub revealed: Vec<(UnitKind, String)>,
+    /// whatever became of them (scanned, pending, beyond the depth, out of scope). When the unit
+    /// that revealed one runs again in this run and reveals it again, it reports it again, once, as
+    /// an uninterrupted scan would have (the inventory record follows the first sighting that
+    /// causes it); it is not queued again.
+    pub revealed: Vec<Revealed>,
+}
+
+/// A unit an earlier run of a resumed scan recorded as revealed, and the unit that revealed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revealed {
+    /// `origin` or `issuer`.
+    pub kind: UnitKind,
+    /// Its label.
+    pub value: String,
+    /// The label of the unit whose document revealed it.
+    pub revealed_by: String,
 }
 
 #[cfg(test)]

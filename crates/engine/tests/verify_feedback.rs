@@ -15,7 +15,7 @@ use wellknown_core::{
     Origin, ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
 };
 use wellknown_engine::{
-    Clock, Engine, InScope, Record, RobotsGate, RobotsRules, RunPlan, ScanConfig, Transport, Unit, UnitKind,
+    Clock, Engine, InScope, Record, Revealed, RobotsGate, RobotsRules, RunPlan, ScanConfig, Transport, Unit, UnitKind,
     VerifyStatus,
 };
 
@@ -372,25 +372,24 @@ async fn a_resumed_plan_skips_finished_units() {
 
 #[tokio::test]
 async fn a_resumed_unit_reports_the_inventory_an_earlier_run_recorded() {
-    // The earlier run scanned api.a.example and recorded other.example (out of scope), both
-    // revealed by a.example, which was interrupted: a.example runs again and reports both again,
-    // as an uninterrupted scan would, without scanning api.a.example again.
+    // The earlier run scanned api.a.example, revealed by a.example, which was interrupted; it had also
+    // recorded other.example, first revealed by b.example (finished). a.example runs again: it
+    // reports api.a.example again, as an uninterrupted scan would, without scanning it again, and
+    // not other.example, whose record belongs to b.example.
     let net = Arc::new(feedback_net());
     let api = (UnitKind::Origin, "https://api.a.example".to_string());
     let other = (UnitKind::Origin, "https://other.example".to_string());
+    let b = (UnitKind::Origin, "https://b.example".to_string());
+    let revealed = |(kind, value): (UnitKind, String), by: &str| Revealed { kind, value, revealed_by: by.into() };
     let plan = RunPlan {
         seeds: vec![Unit::origin(Origin::parse_target("a.example").unwrap())],
-        done: vec![api.clone(), other.clone()],
-        revealed: vec![api, other],
+        done: vec![api.clone(), other.clone(), b],
+        revealed: vec![revealed(api, "https://a.example"), revealed(other, "https://b.example")],
     };
-    let records = run_plan(Arc::clone(&net), plan, config(&["a.example"])).await;
+    let records = run_plan(Arc::clone(&net), plan, config(&["a.example", "b.example"])).await;
     assert!(!net.was_requested("https://api.a.example/decl.txt"), "finished units are not scanned again");
     let actions = inventory_actions(&records);
-    assert_eq!(
-        actions,
-        [("https://api.a.example".to_string(), "queued"), ("https://other.example".to_string(), "out_of_scope")],
-        "each reported once"
-    );
+    assert_eq!(actions, [("https://api.a.example".to_string(), "queued")], "reported once, by its revealer");
     let units: Vec<String> = records
         .iter()
         .filter_map(|r| match r {
@@ -400,7 +399,7 @@ async fn a_resumed_unit_reports_the_inventory_an_earlier_run_recorded() {
         .collect();
     assert_eq!(units, ["https://a.example"], "api.a.example is not queued again");
     let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
-    assert_eq!((s.units, s.revealed), (1, 2));
+    assert_eq!((s.units, s.revealed), (1, 1));
 }
 
 #[tokio::test]

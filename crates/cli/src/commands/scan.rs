@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::mpsc;
 use url::Url;
 use wellknown_core::{Origin, Timestamp};
-use wellknown_engine::{Engine, Record, RunPlan, SystemClock, Unit, UnitKind};
+use wellknown_engine::{Engine, Record, Revealed, RunPlan, SystemClock, Unit, UnitKind};
 use wellknown_store::ingest::seed_rows;
 use wellknown_store::{SqliteStore, Store, UnitState};
 
@@ -136,9 +136,9 @@ fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option
     let mut plan = RunPlan::default();
     for u in &units {
         let Some(kind) = UnitKind::parse(&u.kind) else { continue };
-        if u.revealed_by.is_some() {
-            // Reported again by the unit that reveals it in this run (an interrupted unit's inventory).
-            plan.revealed.push((kind, u.value.clone()));
+        if let Some(by) = &u.revealed_by {
+            // Reported again if the unit that revealed it runs again (an interrupted unit's inventory).
+            plan.revealed.push(Revealed { kind, value: u.value.clone(), revealed_by: by.clone() });
         }
         match u.state {
             UnitState::Done => plan.done.push((kind, u.value.clone())),

@@ -1,5 +1,6 @@
-//! End to end: a scan killed with SIGKILL mid-run, then `scan --resume`, stores the same graph as an
-//! uninterrupted scan, and the resumed run does not repeat the origins finished before the kill.
+//! End to end: a scan killed with SIGKILL mid-run, then `scan --resume`, stores the same graph and
+//! inventory as an uninterrupted scan, the resumed run does not repeat the origins finished before the
+//! kill, and a unit it runs again reports the inventory the killed run had recorded for it.
 
 use crate::common;
 
@@ -13,8 +14,9 @@ use serde_json::Value;
 use wellknown_store::{SqliteStore, Store, UnitState};
 use wellknown_tests::fixture_sites;
 
-/// One unit at a time, so the order is the target order; stall.test's robots.txt stalls 5 s and
-/// times out after 2, which leaves time to kill the scan while it is in flight.
+/// One unit at a time, so the order is the target order. resume-reveal.test's robots.txt reveals
+/// two origins (one in scope, one out of scope), then its security.txt stalls 5 s and times out after
+/// 2, which leaves time to kill the scan while that unit is in flight, its inventory already stored.
 const ARGS: [&str; 11] = [
     "--rate",
     "0",
@@ -24,7 +26,7 @@ const ARGS: [&str; 11] = [
     "2",
     "https://verify.test",
     "https://feedback.test",
-    "https://stall.test",
+    "https://resume-reveal.test",
     "https://history.test",
     "https://5calls.org",
 ];
@@ -62,9 +64,53 @@ fn graph(dir: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-fn done_units(db: &Path) -> usize {
-    let Ok(mut store) = SqliteStore::open_existing(db) else { return 0 };
-    store.units(1).map(|u| u.iter().filter(|u| u.state == UnitState::Done).count()).unwrap_or(0)
+/// (finished units, whether resume-reveal.test's out-of-scope origin is recorded) in scan 1.
+fn progress(db: &Path) -> (usize, bool) {
+    let Ok(mut store) = SqliteStore::open_existing(db) else { return (0, false) };
+    let units = store.units(1).unwrap_or_default();
+    let done = units.iter().filter(|u| u.state == UnitState::Done).count();
+    (done, units.iter().any(|u| u.value == ELSEWHERE && u.state == UnitState::OutOfScope))
+}
+
+/// The origins resume-reveal.test's robots.txt reveals.
+const ELSEWHERE: &str = "https://cdn.resume-elsewhere.test";
+const MAPS: &str = "https://maps.resume-reveal.test";
+
+/// The store's inventory of scan 1: every unit with its depth, state, scope and revealer.
+fn stored_units(db: &Path) -> BTreeSet<String> {
+    let mut store = SqliteStore::open_existing(db).unwrap();
+    store
+        .units(1)
+        .unwrap()
+        .into_iter()
+        .map(|u| {
+            format!(
+                "{} {} depth={} {:?} in_scope={} by={:?}",
+                u.kind, u.value, u.depth, u.state, u.in_scope, u.revealed_by
+            )
+        })
+        .collect()
+}
+
+/// An inventory record without its position: what it reports.
+fn inventory(records: &[Value]) -> BTreeSet<String> {
+    records
+        .iter()
+        .filter(|r| r["type"] == "inventory")
+        .map(|r| {
+            format!(
+                "{} {} depth={} by={} {}={} in_scope={} {}",
+                r["unit"],
+                r["value"],
+                r["depth"],
+                r["revealed_by"],
+                r["candidate_kind"],
+                r["candidate_value"],
+                r["in_scope"],
+                r["action"]
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -72,9 +118,11 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     // Uninterrupted.
     let whole = own_server(&fixture_sites());
     let dir_whole = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = scan_in(dir_whole.path(), &whole, &ARGS);
+    let (code, whole_records, stderr) = scan_in(dir_whole.path(), &whole, &ARGS);
     assert!(code <= 1, "{stderr}");
     let expected = graph(dir_whole.path());
+    let expected_units = stored_units(&dir_whole.path().join("wellknown.db"));
+    assert!(expected_units.iter().any(|u| u.contains(ELSEWHERE) && u.contains("OutOfScope")), "{expected_units:#?}");
     assert!(expected.iter().any(|l| l.contains("robots_sitemap")), "{expected:#?}");
 
     // Killed after two units, while the third is in flight.
@@ -94,8 +142,8 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    while done_units(&db) < 2 {
-        assert!(started.elapsed() < Duration::from_secs(60), "the scan never finished two units");
+    while progress(&db) != (2, true) {
+        assert!(started.elapsed() < Duration::from_secs(60), "the scan never reached resume-reveal.test's stall");
         assert!(child.try_wait().unwrap().is_none(), "the scan ended before it could be killed");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -107,6 +155,9 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     let done: Vec<&str> = units.iter().filter(|u| u.state == UnitState::Done).map(|u| u.value.as_str()).collect();
     assert!(done.contains(&"https://verify.test") && done.contains(&"https://feedback.test"), "{done:?}");
     assert!(units.iter().any(|u| u.value == "https://history.test" && u.state == UnitState::Pending), "{units:?}");
+    // resume-reveal.test was in flight; what it revealed is already recorded.
+    assert!(units.iter().any(|u| u.value == "https://resume-reveal.test" && u.state == UnitState::Pending));
+    assert!(units.iter().any(|u| u.value == MAPS && u.state == UnitState::Pending), "{units:?}");
     drop(store);
     let before_resume = requests_to(&server, "verify.test").len();
 
@@ -129,6 +180,7 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     assert_eq!(robots_gets("verify.test"), 1, "verify.test's robots.txt was fetched once, before the kill");
     assert_eq!(robots_gets("feedback.test"), 1);
     assert_eq!(robots_gets("history.test"), 1);
+    assert!(requests_to(&server, "cdn.resume-elsewhere.test").is_empty(), "out of scope");
     assert_eq!(requests_to(&server, "verify.test").len(), before_resume, "nothing of verify.test again");
     let mut store = SqliteStore::open_existing(&db).unwrap();
     assert_eq!(store.last_unfinished_scan().unwrap(), None, "the resumed scan is finished");
@@ -139,6 +191,25 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     let missing: Vec<&String> = expected.difference(&got).collect();
     let extra: Vec<&String> = got.difference(&expected).collect();
     assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nextra {extra:#?}");
+
+    // The same inventory in the store.
+    assert_eq!(stored_units(&db), expected_units);
+    // And in the output: the units the resumed run finished report what they reveal, as they did in
+    // the uninterrupted scan, even what the killed run had recorded already.
+    let rerun: BTreeSet<&str> = resumed_units.iter().filter_map(|o| o["origin"].as_str()).collect();
+    let whole_inventory: BTreeSet<String> = inventory(&whole_records)
+        .into_iter()
+        .filter(|i| rerun.iter().any(|u| i.contains(&format!("by=\"{u}\""))))
+        .collect();
+    let resumed_inventory = inventory(&records);
+    assert!(
+        whole_inventory.iter().any(|i| i.contains(ELSEWHERE) && i.ends_with("\"out_of_scope\"")),
+        "{whole_inventory:#?}"
+    );
+    assert!(whole_inventory.iter().any(|i| i.contains(MAPS) && i.ends_with("\"queued\"")), "{whole_inventory:#?}");
+    assert_eq!(resumed_inventory, whole_inventory);
+    let summary = records.last().unwrap();
+    assert_eq!(summary["revealed"], resumed_inventory.len(), "{summary}");
 
     // Nothing left to resume.
     let out = wellknown_in(dir.path(), &["scan", "--resume", "--quiet"]);
