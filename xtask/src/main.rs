@@ -2,7 +2,8 @@
 //!
 //! * `demo` — serve the real-world fixture sites on loopback and scan them with the binary: the main
 //!   job on real input, on a machine without internet.
-//! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings`, the test suite, docs
+//! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings` (the fuzz targets too),
+//!   the test suite, docs
 //!   (`.ci/run` runs `cargo test --workspace` itself, then `ci --no-test`).
 //! * `dist [--target TRIPLE]` — the release archive with man pages, completions and a `.sha256`.
 //! * `new-plugin <suffix>` — scaffold a probe crate and wire it in (`docs/plugin-guide.md`).
@@ -70,6 +71,9 @@ pub fn workspace_root() -> std::path::PathBuf {
 fn ci(args: &[String]) -> anyhow::Result<()> {
     cargo(&["fmt", "--all", "--", "--check"])?;
     cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    // The fuzz targets are a workspace of their own (fuzz/README.md): kept compiling and clean.
+    cargo(&["fmt", "--manifest-path", "fuzz/Cargo.toml", "--", "--check"])?;
+    cargo(&["clippy", "--manifest-path", "fuzz/Cargo.toml", "--", "-D", "warnings"])?;
     if !args.iter().any(|a| a == "--no-test") {
         cargo(&["test", "--workspace"])?;
     }
