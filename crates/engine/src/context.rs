@@ -11,6 +11,7 @@ use wellknown_core::{
     Timestamp,
 };
 
+use crate::reach::Reach;
 use crate::robots::{ROBOTS_MAX_BODY, RobotsCache, RobotsGate, RobotsRules, capped, is_robots_txt};
 use crate::transport::{Clock, Transport};
 
@@ -38,11 +39,14 @@ impl Via {
     }
 }
 
-/// A cheap, cloneable context (`'static`, so verification tasks can be spawned with it).
+/// A cheap, cloneable context (`'static`, so verification tasks can be spawned with it). One per
+/// unit and routing (a virtual-host context is another one): clones share its [`Reach`].
 #[derive(Clone)]
 pub(crate) struct ScanContext {
     pub net: Arc<Net>,
     pub via: Option<Via>,
+    /// The origins this unit's document requests found unreachable (`reach.rs`).
+    pub reach: Arc<Reach>,
 }
 
 /// A result for a request refused before any byte was sent.
@@ -94,8 +98,16 @@ impl ScanContext {
         rules
     }
 
-    /// The full check-then-send path shared by probes and verification.
+    /// The full check-then-send path of verification and virtual-host requests.
     pub(crate) async fn request(&self, request: FetchRequest) -> FetchResult {
+        self.checked(request, false).await
+    }
+
+    /// The check-then-send path. For a `document` request (a probe's), an origin this unit already
+    /// found unreachable is not requested again ([`Reach::skip`]), and a connection-level failure is
+    /// remembered ([`Reach::learn`]); these come after the scheme, scope and robots checks, so those
+    /// refusals stay what they are.
+    async fn checked(&self, request: FetchRequest, document: bool) -> FetchResult {
         let now = || self.net.clock.now();
         if !matches!(request.url.scheme(), "http" | "https") {
             let msg = format!("not an http(s) URL: {}", request.url);
@@ -113,7 +125,13 @@ impl ScanContext {
             let msg = format!("{} is disallowed by its robots.txt for this scanner (--obey-robots)", request.url);
             return refused(&request.url, FailureClass::RobotsDisallowed, msg, now());
         }
+        if document && let Some(skipped) = self.reach.skip(&request.url, now()) {
+            return skipped;
+        }
         let result = self.send(&request).await;
+        if document {
+            self.reach.learn(&request.url, &result.meta);
+        }
         if robots_txt
             && request.method == Method::Get
             && let Some(gate) = &self.net.gate
@@ -129,7 +147,7 @@ impl ScanContext {
 #[async_trait]
 impl ProbeContext for ScanContext {
     async fn fetch(&self, request: FetchRequest) -> FetchResult {
-        self.request(request).await
+        self.checked(request, true).await
     }
 
     fn now(&self) -> Timestamp {

@@ -8,6 +8,9 @@
 //! feedback depth (trying names that do not resolve as virtual hosts of the origin that revealed
 //! them), and emits [`Record`]s as it goes. A redirect the scope forbids following is still a
 //! relation the origin declares: its target becomes a `url` candidate ([`REDIRECT_RELATION`]).
+//! An origin a unit found unreachable at the connection level (DNS, connect refused or timed out,
+//! TLS refused) is not asked for its other documents by that unit: they are recorded with the same
+//! failure and [`DocumentRecord::not_attempted`].
 //!
 //! The engine is generic over a [`Transport`] (implemented by `wellknown-http`'s fetcher, and by
 //! in-memory fakes in tests), so it holds no socket itself.
@@ -25,6 +28,7 @@ mod compact;
 mod config;
 mod context;
 mod feedback;
+mod reach;
 mod record;
 pub mod registered;
 pub mod robots;

@@ -77,6 +77,11 @@ pub struct DocumentRecord {
     /// name that does not resolve); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// True when the document was not requested because this unit had already found its origin
+    /// unreachable at the connection level (DNS, connect refused or timed out, TLS refused): the
+    /// `failure` repeats that class and names the request that failed. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub not_attempted: bool,
 }
 
 /// A diagnostic record.
@@ -214,7 +219,7 @@ pub struct OriginRecord {
     pub depth: u32,
     /// True when at least one HTTP response was received from it.
     pub reachable: bool,
-    /// Documents attempted for it (including follow-ups).
+    /// Document records of it (including follow-ups and documents not attempted).
     pub documents: usize,
     /// Candidates first seen while scanning it.
     pub candidates: usize,
@@ -237,7 +242,7 @@ pub struct Summary {
     pub reachable: usize,
     /// Targets that answered nothing at all.
     pub unreachable: usize,
-    /// Documents attempted.
+    /// Document records (fetched, failed, refused or not attempted).
     pub documents: usize,
     /// Documents that answered 2xx.
     pub documents_found: usize,
@@ -248,6 +253,9 @@ pub struct Summary {
     /// private-address refusal, ...): the fetch failures, apart from the diagnostics' `errors`.
     /// A redirect out of scope is not one (see `redirected_out_of_scope`).
     pub fetch_failures: usize,
+    /// Documents of `fetch_failures` that were not requested: their unit had already found their
+    /// origin unreachable at the connection level (their records say `"not_attempted": true`).
+    pub documents_not_attempted: usize,
     /// Documents whose server answered with a redirect to a URL outside the scope: not followed
     /// (failure class `out_of_scope` on the document), the target recorded as a `url` candidate
     /// (relation `redirect_location`). The server answered, so these are not `fetch_failures`.

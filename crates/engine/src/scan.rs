@@ -313,7 +313,7 @@ impl Engine {
     }
 
     fn context(&self, via: Option<Via>) -> ScanContext {
-        ScanContext { net: Arc::clone(&self.net), via }
+        ScanContext { net: Arc::clone(&self.net), via, reach: Arc::default() }
     }
 
     async fn scan_unit(&self, unit: Unit, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
@@ -627,6 +627,8 @@ impl Engine {
         let (doc, candidates, tables) = prepared.into_parts();
         run.documents += 1;
         let meta = &doc.meta;
+        // Answered without a request: its origin was found unreachable earlier in this unit.
+        let not_attempted = meta.failure.is_some() && cx.reach.take_skipped(meta.requested_url.as_str());
         let redirected_out = redirected_out_of_scope(meta);
         if meta.status.is_some() || redirected_out {
             // A redirect out of scope is an answer: the origin responded, the scan declined to follow.
@@ -638,6 +640,7 @@ impl Engine {
             }
         }
         if self.config.verify
+            && !not_attempted
             && (redirected_out || meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)))
         {
             lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| verify::Fetched::new(meta));
@@ -663,6 +666,7 @@ impl Engine {
             valid: report.map(wellknown_core::Report::valid),
             facts: report.map(|r| r.facts.clone()).unwrap_or_default(),
             via: cx.via.as_ref().map(|v| v.address.to_string()),
+            not_attempted,
         };
         {
             let ok = meta.is_success() && meta.failure.is_none();
@@ -678,6 +682,9 @@ impl Engine {
                 t.redirected_out_of_scope += 1;
             } else if meta.status.is_none() && meta.failure.is_some() {
                 t.fetch_failures += 1;
+            }
+            if not_attempted {
+                t.documents_not_attempted += 1;
             }
         }
         let _ = out.send(Record::Document(record)).await;

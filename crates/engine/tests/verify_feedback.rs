@@ -111,6 +111,8 @@ struct FakeNet {
     vhost_pages: HashMap<(IpAddr, String), Page>,
     /// Hosts that do not resolve.
     nxdomain: HashSet<String>,
+    /// Hosts every request to which is sent (logged) and fails with this class, without a response.
+    down: HashMap<String, FailureClass>,
     addresses: HashMap<String, Vec<IpAddr>>,
     log: Mutex<Vec<Seen>>,
     delays: Mutex<Vec<(String, Duration)>>,
@@ -134,6 +136,12 @@ impl FakeNet {
                 return FetchResult { meta, body: Vec::new() };
             }
             self.log.lock().unwrap().push((req.method, url.to_string(), via));
+            if let Some(class) = self.down.get(&host).filter(|_| via.is_none()) {
+                meta.status = None;
+                meta.url = url;
+                meta.failure = Some(FetchFailure { class: *class, message: format!("{host} is down") });
+                return FetchResult { meta, body: Vec::new() };
+            }
             let found = match via {
                 Some(ip) => self.vhost_pages.get(&(ip, url.to_string())).cloned(),
                 None => self.pages.get(url.as_str()).cloned(),
@@ -645,4 +653,118 @@ async fn user_issuers_run_after_origins_as_their_own_units() {
             (UnitKind::Issuer, "https://a.example/tenant".to_string())
         ]
     );
+}
+
+/// The document records of `origin`, in order.
+fn documents_of(records: &[Record], origin: &str) -> Vec<wellknown_engine::DocumentRecord> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Document(d) if d.origin == origin => Some(d.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn requests_to(net: &FakeNet, host: &str) -> usize {
+    net.requested().iter().filter(|(_, u)| Url::parse(u).unwrap().host_str() == Some(host)).count()
+}
+
+#[tokio::test]
+async fn an_origin_unreachable_at_the_connection_level_is_requested_once() {
+    let mut net = FakeNet::default();
+    net.down.insert("a.example".into(), FailureClass::ConnectRefused);
+    net.down.insert("b.example".into(), FailureClass::Timeout);
+    let net = Arc::new(net);
+    let targets = ["a.example", "b.example"];
+    // Every registered well-known suffix too: many documents per origin.
+    let cfg = ScanConfig { all_registered: true, verify: false, depth: 0, ..config(&targets) };
+    let records = run(Arc::clone(&net), &targets, cfg).await;
+
+    // connect_refused: robots.txt is the one request; every other document is recorded, not sent.
+    let docs = documents_of(&records, "https://a.example");
+    assert!(docs.len() > 10, "robots, decl and the registered suffixes: {}", docs.len());
+    assert_eq!(requests_to(&net, "a.example"), 1, "{:?}", net.requested());
+    assert_eq!(docs[0].requested_url, "https://a.example/robots.txt");
+    assert!(!docs[0].not_attempted, "robots.txt was attempted");
+    assert_eq!(docs[0].failure.as_ref().unwrap().message, "a.example is down");
+    for d in &docs[1..] {
+        let f = d.failure.as_ref().unwrap();
+        assert_eq!(f.class, FailureClass::ConnectRefused, "{}", d.requested_url);
+        assert!(d.not_attempted, "{}", d.requested_url);
+        assert_eq!(
+            f.message,
+            "not attempted: the origin was unreachable at https://a.example/robots.txt (connect_refused)"
+        );
+        assert_eq!(d.status, None);
+    }
+    let json = serde_json::to_value(Record::Document(docs[1].clone())).unwrap();
+    assert_eq!(json["not_attempted"], true);
+    let json = serde_json::to_value(Record::Document(docs[0].clone())).unwrap();
+    assert!(json.get("not_attempted").is_none(), "absent when false: {json}");
+
+    // timeout: a slow answer says nothing about the other paths; every document is requested.
+    let slow = documents_of(&records, "https://b.example");
+    assert_eq!(slow.len(), docs.len());
+    assert_eq!(requests_to(&net, "b.example"), slow.len());
+    assert!(slow.iter().all(|d| !d.not_attempted && d.failure.as_ref().unwrap().class == FailureClass::Timeout));
+
+    // Both targets stay unreachable, with their class; the skipped documents are fetch failures.
+    let origin = |label: &str| {
+        records.iter().find_map(|r| match r {
+            Record::Origin(o) if o.origin == label => Some(o.clone()),
+            _ => None,
+        })
+    };
+    let a = origin("https://a.example").unwrap();
+    assert_eq!(
+        (a.reachable, a.documents, a.failures.clone()),
+        (false, docs.len(), vec!["connect_refused".to_string()])
+    );
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.targets, s.reachable, s.unreachable), (2, 0, 2));
+    assert_eq!(s.fetch_failures, 2 * docs.len());
+    assert_eq!(s.documents_not_attempted, docs.len() - 1);
+}
+
+#[tokio::test]
+async fn only_the_origin_that_failed_is_skipped_and_only_within_its_unit() {
+    let mut net = FakeNet::default();
+    net.down.insert("down.a.example".into(), FailureClass::Tls);
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(
+            200,
+            "follow https://down.a.example/x\nfollow https://down.a.example/y\nfollow http://down.a.example/z\n\
+             follow https://a.example/w\n",
+        ),
+    );
+    let net = Arc::new(net);
+    // Depth 1: down.a.example is revealed and scanned as a unit of its own.
+    let cfg = ScanConfig { verify: false, depth: 1, concurrency: 1, ..config(&["a.example"]) };
+    let records = run(Arc::clone(&net), &["a.example"], cfg).await;
+    let docs = documents_of(&records, "https://a.example");
+    let by_url = |u: &str| docs.iter().find(|d| d.requested_url == u).unwrap_or_else(|| panic!("{u}: {docs:?}"));
+    // The unit's own origin answered; a follow-up to another origin failing at TLS skips only the
+    // rest of that origin (same scheme, host and port), not http:// on it, not the unit's own.
+    assert!(!by_url("https://down.a.example/x").not_attempted);
+    let y = by_url("https://down.a.example/y");
+    assert!(y.not_attempted);
+    assert_eq!(y.failure.as_ref().unwrap().class, FailureClass::Tls);
+    assert!(!by_url("http://down.a.example/z").not_attempted);
+    assert!(!by_url("https://a.example/w").not_attempted);
+    assert!(net.was_requested("http://down.a.example/z"));
+    assert!(net.was_requested("https://a.example/w"));
+    assert!(!net.was_requested("https://down.a.example/y"));
+    // The revealed units (https and http) learn for themselves: robots.txt is sent, decl.txt is not.
+    for unit in ["https://down.a.example", "http://down.a.example"] {
+        let own = documents_of(&records, unit);
+        assert_eq!(own.iter().map(|d| d.not_attempted).collect::<Vec<_>>(), [false, true], "{unit}");
+    }
+    assert_eq!(requests_to(&net, "down.a.example"), 4, "x, z, and two robots.txt: {:?}", net.requested());
+    let reachable = records.iter().find_map(|r| match r {
+        Record::Origin(o) if o.origin == "https://a.example" => Some(o.reachable),
+        _ => None,
+    });
+    assert_eq!(reachable, Some(true));
 }

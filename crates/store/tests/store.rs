@@ -39,6 +39,7 @@ fn doc(url: &str, probe: &str, status: Option<u16>, at: &str) -> Record {
         valid: Some(true),
         facts: serde_json::Map::new(),
         via: None,
+        not_attempted: false,
     })
 }
 

@@ -272,8 +272,9 @@ async fn scan(
 }
 
 /// The summary printed on standard error at the end of a scan: targets (and why the unreachable
-/// ones failed), documents (answered 2xx, recognised by their probe, failed to fetch), candidates,
-/// diagnostics and time.
+/// ones failed), documents (answered 2xx, recognised by their probe, failed to fetch, and of those
+/// the ones not attempted because their origin was found unreachable), candidates, diagnostics and
+/// time.
 pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<String>)]) -> String {
     let mut classes: Vec<&str> = unreachable.iter().flat_map(|(_, c)| c.iter().map(String::as_str)).collect();
     classes.sort_unstable();
@@ -283,6 +284,10 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
         (n, true) => format!(", {n} unreachable"),
         (n, false) => format!(", {n} unreachable ({})", classes.join(", ")),
     };
+    let skipped = match s.documents_not_attempted {
+        0 => String::new(),
+        n => format!(" ({n} not attempted: origin unreachable)"),
+    };
     let redirected = match s.redirected_out_of_scope {
         0 => String::new(),
         n => format!(", {n} redirected out of scope"),
@@ -290,7 +295,7 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
     let interrupted = if s.interrupted { " (interrupted)" } else { "" };
     format!(
         "wellknown{interrupted}: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} \
-         failed to fetch{redirected}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
+         failed to fetch{skipped}{redirected}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
         s.targets,
         s.reachable,
         s.documents,

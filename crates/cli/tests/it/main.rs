@@ -19,4 +19,5 @@ mod e2e_resume;
 mod e2e_robots;
 mod e2e_security_txt;
 mod e2e_sitemap;
+mod e2e_unreachable;
 mod e2e_verification;

@@ -1,0 +1,163 @@
+//! Per-unit memory of origins found unreachable at the connection level.
+//!
+//! When a document request of a unit fails in a way every other path of the same origin (scheme,
+//! host, port) would fail too — the name does not resolve (`dns_nxdomain`, `dns_no_answer`,
+//! `dns_failure`), the TCP connection is refused or times out (`connect_refused`,
+//! `connect_timeout`), or the TLS handshake is refused (`tls`) — the unit's later document requests
+//! to that origin are not sent. Each still gets its document record, with the same failure class, a
+//! message naming the request that failed, and `"not_attempted": true` (`docs/output-schema.md`).
+//! A slow answer (`timeout`), an HTTP status, a body over the cap or a redirect failure says nothing
+//! about the other paths and never stops requests.
+//!
+//! The memory is a mutex-guarded map consulted before every document request and updated after it,
+//! so the decision is race-free: once a failure is recorded, no later request to that origin leaves
+//! the unit. Requests already in flight when the first failure is recorded (concurrent requests of
+//! one probe) complete as real attempts.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
+
+use url::Url;
+use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchResult, Timestamp};
+
+/// The origin of a URL as (scheme, host, port): the key requests are grouped by.
+type OriginKey = (String, String, u16);
+
+/// The failed request that made an origin unreachable: its URL and failure class.
+#[derive(Debug, Clone)]
+struct Unreachable {
+    url: String,
+    class: FailureClass,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Origins found unreachable, with the first failure that said so.
+    origins: HashMap<OriginKey, Unreachable>,
+    /// Requested URLs answered without a request, not yet claimed by a document record.
+    skipped: HashSet<String>,
+}
+
+/// What one unit (in one routing: a virtual-host context has its own) learned about its origins.
+#[derive(Debug, Default)]
+pub(crate) struct Reach {
+    state: Mutex<State>,
+}
+
+/// True for the failure classes that fail identically for every path of an origin: DNS, a refused
+/// or timed-out TCP connect (or TLS handshake), a refused TLS handshake.
+pub(crate) fn origin_wide(class: FailureClass) -> bool {
+    use FailureClass as F;
+    matches!(class, F::DnsNxdomain | F::DnsNoAnswer | F::DnsFailure | F::ConnectRefused | F::ConnectTimeout | F::Tls)
+}
+
+fn key(url: &Url) -> Option<OriginKey> {
+    Some((url.scheme().to_string(), url.host_str()?.to_ascii_lowercase(), url.port_or_known_default()?))
+}
+
+impl Reach {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The result of a request to `url` when its origin is already known unreachable: no status,
+    /// the failure class of the request that found it, a message naming that request, fetched at
+    /// `now`. None when the request should be sent.
+    pub(crate) fn skip(&self, url: &Url, now: Timestamp) -> Option<FetchResult> {
+        let k = key(url)?;
+        let mut state = self.state();
+        let first = state.origins.get(&k)?.clone();
+        state.skipped.insert(url.as_str().to_string());
+        let mut meta = FetchMeta::synthetic(url.clone(), None, now);
+        meta.status = None;
+        meta.failure = Some(FetchFailure {
+            class: first.class,
+            message: format!("not attempted: the origin was unreachable at {} ({})", first.url, first.class.as_str()),
+        });
+        Some(FetchResult { meta, body: Vec::new() })
+    }
+
+    /// Learns from the result of a request sent to `url`: a failure of an [`origin_wide`] class
+    /// before any response (no status, no redirect hop) marks `url`'s origin unreachable. The first
+    /// such failure is kept.
+    pub(crate) fn learn(&self, url: &Url, meta: &FetchMeta) {
+        let Some(f) = &meta.failure else { return };
+        if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
+            return;
+        }
+        let Some(k) = key(url) else { return };
+        self.state().origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class });
+    }
+
+    /// True, once, when the document requested at `requested_url` was answered by
+    /// [`Reach::skip`] rather than sent.
+    pub(crate) fn take_skipped(&self, requested_url: &str) -> bool {
+        self.state().skipped.remove(requested_url)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    fn failed(u: &str, class: FailureClass) -> FetchMeta {
+        let mut meta = FetchMeta::synthetic(url(u), None, Timestamp::UNIX_EPOCH);
+        meta.status = None;
+        meta.failure = Some(FetchFailure { class, message: "m".into() });
+        meta
+    }
+
+    #[test]
+    fn an_origin_wide_failure_skips_the_rest_of_that_origin_only() {
+        let reach = Reach::default();
+        let robots = url("https://a.example/robots.txt");
+        assert!(reach.skip(&robots, Timestamp::UNIX_EPOCH).is_none());
+        reach.learn(&robots, &failed("https://a.example/robots.txt", FailureClass::ConnectRefused));
+        reach.learn(&robots, &failed("https://a.example/other", FailureClass::Tls));
+        let r = reach.skip(&url("https://A.example:443/.well-known/security.txt"), Timestamp::UNIX_EPOCH).unwrap();
+        let f = r.meta.failure.unwrap();
+        assert_eq!(f.class, FailureClass::ConnectRefused, "the first failure is kept");
+        assert_eq!(
+            f.message,
+            "not attempted: the origin was unreachable at https://a.example/robots.txt (connect_refused)"
+        );
+        assert_eq!(r.meta.status, None);
+        assert!(reach.take_skipped("https://a.example/.well-known/security.txt"));
+        assert!(!reach.take_skipped("https://a.example/.well-known/security.txt"), "claimed once");
+        for other in ["http://a.example/x", "https://a.example:8443/x", "https://b.a.example/x"] {
+            assert!(reach.skip(&url(other), Timestamp::UNIX_EPOCH).is_none(), "{other}");
+        }
+    }
+
+    #[test]
+    fn slow_answers_http_failures_and_redirects_do_not_skip() {
+        let reach = Reach::default();
+        let u = url("https://a.example/x");
+        for class in [
+            FailureClass::Timeout,
+            FailureClass::BodyTooLarge,
+            FailureClass::Protocol,
+            FailureClass::RedirectLoop,
+            FailureClass::OutOfScope,
+            FailureClass::PrivateAddress,
+            FailureClass::Connect,
+        ] {
+            reach.learn(&u, &failed(u.as_str(), class));
+        }
+        let mut answered = failed(u.as_str(), FailureClass::Tls);
+        answered.status = Some(200);
+        reach.learn(&u, &answered);
+        let mut hop = failed("https://b.example/", FailureClass::ConnectRefused);
+        hop.redirect_chain.push(wellknown_core::RedirectHop { url: u.clone(), status: 302 });
+        reach.learn(&u, &hop);
+        assert!(reach.skip(&u, Timestamp::UNIX_EPOCH).is_none());
+        for class in [FailureClass::DnsNxdomain, FailureClass::DnsNoAnswer, FailureClass::DnsFailure] {
+            assert!(origin_wide(class));
+        }
+        assert!(origin_wide(FailureClass::ConnectTimeout));
+    }
+}
