@@ -23,7 +23,7 @@ impl HttpTransport {
     /// Builds the fetcher from settings.
     ///
     /// Errors: a malformed `--resolve` entry, an unreadable CA file, or a TLS set-up failure.
-    pub fn from_settings(s: &Settings) -> Result<HttpTransport, String> {
+    pub fn from_settings(s: &Settings, scope: &wellknown_core::Scope) -> Result<HttpTransport, String> {
         let mut cfg = FetcherConfig::default();
         if let Some(ua) = &s.user_agent {
             cfg.user_agent = ua.clone();
@@ -41,6 +41,7 @@ impl HttpTransport {
             .map(|r| r.parse().map_err(|e| format!("--connect-to {r:?}: {e}")))
             .collect::<Result<_, _>>()?;
         cfg.allow_private = s.allow_private;
+        cfg.excluded_networks = scope.excluded_networks();
         cfg.max_concurrent_per_host = s.per_host.max(1);
         cfg.max_rate_per_host = s.rate;
         cfg.extra_root_certs_pem = s.ca_cert.clone();

@@ -247,6 +247,20 @@ impl Scope {
         &self.exclude
     }
 
+    /// The address ranges the exclusions name (CIDR rules, and IP rules as one-address blocks):
+    /// the fetcher never connects to them, whatever name led there, so `!10.0.0.0/8` also keeps a
+    /// name that resolves into 10.0.0.0/8 from being requested.
+    pub fn excluded_networks(&self) -> Vec<IpNet> {
+        self.exclude
+            .iter()
+            .filter_map(|r| match r {
+                ScopeRule::Net(n) => Some(*n),
+                ScopeRule::Host(h) => h.ip().map(IpNet::from),
+                ScopeRule::DomainTree(_) => None,
+            })
+            .collect()
+    }
+
     /// True when `host` is in scope.
     pub fn contains_host(&self, host: &Host) -> bool {
         !self.exclude.iter().any(|r| r.matches(host)) && self.include.iter().any(|r| r.matches(host))
@@ -351,6 +365,9 @@ mod tests {
             "a default port is no port"
         );
         assert!(ScopeRule::parse("2001:db8::1").is_ok(), "an IPv6 literal is not host:port");
+        let s = Scope::parse(&["*.example.com", "!10.0.0.0/8", "!192.0.2.7", "!admin.example.com"]).unwrap();
+        let nets: Vec<String> = s.excluded_networks().iter().map(ToString::to_string).collect();
+        assert_eq!(nets, ["10.0.0.0/8", "192.0.2.7/32"]);
         // Still accepted: a domain under an unknown or private-use name, a bare suffix as one host,
         // narrow blocks.
         for good in

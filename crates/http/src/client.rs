@@ -82,6 +82,7 @@ impl Fetcher {
             dns: Dns::new(&config),
             tls,
             allow_private: config.allow_private,
+            excluded_networks: config.excluded_networks.clone(),
             connect_timeout: config.connect_timeout,
             connect_overrides: config.connect_to.clone(),
         };

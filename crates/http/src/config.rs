@@ -39,6 +39,11 @@ pub struct FetcherConfig {
     /// Allow loopback, private, link-local and metadata addresses (tests, intranet scans). Default
     /// false.
     pub allow_private: bool,
+    /// Address ranges never connected to, whatever name or override led there (the scope's IP and
+    /// CIDR exclusions): a connection refused this way fails with class `out_of_scope`. Applies
+    /// with `allow_private` too. Default none. Not a configuration key: the scope sets it.
+    #[serde(skip)]
+    pub excluded_networks: Vec<ipnet::IpNet>,
     /// At most this many requests in flight to one host at a time. Default 2; 0 is treated as 1.
     pub max_concurrent_per_host: usize,
     /// At most this many request starts per second to one host (requests are spaced
@@ -80,6 +85,7 @@ impl Default for FetcherConfig {
             resolve: Vec::new(),
             connect_to: Vec::new(),
             allow_private: false,
+            excluded_networks: Vec::new(),
             max_concurrent_per_host: 2,
             max_rate_per_host: 5.0,
             max_body_bytes_hard_cap: 64 * 1024 * 1024,

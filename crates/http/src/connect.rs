@@ -106,6 +106,7 @@ pub(crate) struct Connector {
     pub dns: Dns,
     pub tls: Arc<rustls::ClientConfig>,
     pub allow_private: bool,
+    pub excluded_networks: Vec<ipnet::IpNet>,
     pub connect_timeout: Duration,
     pub connect_overrides: Vec<crate::ConnectTo>,
 }
@@ -178,6 +179,26 @@ impl Connector {
         addrs: Vec<IpAddr>,
         route: &Route,
     ) -> Result<Vec<IpAddr>, FetchFailure> {
+        let mut excluded = None;
+        let addrs: Vec<IpAddr> = addrs
+            .into_iter()
+            .filter(|ip| match self.excluded_networks.iter().find(|n| n.contains(ip)) {
+                Some(net) => {
+                    excluded.get_or_insert((*ip, *net));
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        if addrs.is_empty()
+            && let Some((ip, net)) = excluded
+        {
+            let why = format!("excluded by the scope rule !{net}");
+            return Err(failure(
+                FailureClass::OutOfScope,
+                format!("{}; not requested", route.describe(host, ip, &why)),
+            ));
+        }
         if self.allow_private {
             return Ok(addrs);
         }

@@ -67,7 +67,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let writer = open_output(settings.output.as_deref())?;
     let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
     let config = stored.config(&settings)?;
-    let transport = HttpTransport::from_settings(&settings)?;
+    let transport = HttpTransport::from_settings(&settings, &config.scope)?;
     let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -70,3 +70,33 @@ fn exclusions_alone_apply_to_the_default_scope() {
     let doc = common::document(&records, "https://internet.nl/robots.txt").expect("robots.txt fetched");
     assert_eq!(doc["status"], 200, "in the default scope: {doc}");
 }
+
+#[test]
+fn address_exclusions_hold_for_names_that_lead_there() {
+    // Every name is routed to 127.0.0.1 by --connect-to: excluding 127.0.0.0/8 must keep the
+    // scanner off it, although internet.nl itself is in the (default) scope.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites");
+    let server = common::own_server(&root);
+    let dir = tempfile::tempdir().unwrap();
+    let (code, records, stderr) = common::scan_in(
+        dir.path(),
+        &server,
+        &[
+            "--no-store",
+            "--no-verify",
+            "--depth",
+            "0",
+            "--scope",
+            "!127.0.0.0/8",
+            "--probe",
+            "robots",
+            "https://internet.nl",
+        ],
+    );
+    assert_eq!(code, 2, "the only target failed: {stderr}");
+    let doc = common::document(&records, "https://internet.nl/robots.txt").expect("robots.txt record");
+    assert_eq!(doc["failure"]["class"], "out_of_scope", "{doc}");
+    let msg = doc["failure"]["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("excluded by the scope rule !127.0.0.0/8"), "{msg}");
+    assert!(common::requests_to(&server, "internet.nl").is_empty(), "nothing requested");
+}
