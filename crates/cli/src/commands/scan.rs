@@ -210,10 +210,14 @@ async fn scan(
         if let Some(sink) = &sink {
             sink.send(rec.clone()).await;
         }
-        // Records are written whole; a closed pipe (`| head`) stops the scan.
+        // Records are written whole; a closed pipe (`| head`) stops the scan. The output is flushed
+        // at the end of each unit (its `origin` record): a killed scan leaves every finished unit's
+        // records complete, and a reader of a pipe or a growing file sees units as they finish.
+        let unit_done = matches!(rec, Record::Origin(_));
         let res = serde_json::to_writer(&mut writer, &rec)
             .map_err(std::io::Error::from)
-            .and_then(|()| writer.write_all(b"\n"));
+            .and_then(|()| writer.write_all(b"\n"))
+            .and_then(|()| if unit_done { writer.flush() } else { Ok(()) });
         if let Err(e) = res {
             write_error = Some(e);
             break;

@@ -82,3 +82,38 @@ fn closed_output_pipe_stops_the_scan() {
     assert_eq!(status.code(), Some(0));
     assert!(started.elapsed() < Duration::from_secs(25), "scan ran on for {:?}", started.elapsed());
 }
+
+#[test]
+fn finished_units_are_on_disk_while_the_scan_runs_and_after_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("out.jsonl");
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(routing_args());
+    args.extend(["--no-verify", "--no-store", "--timeout", "30", "-o"].map(String::from));
+    args.push(out_file.display().to_string());
+    args.extend(["https://internet.nl", "https://stall.test"].map(String::from));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn wellknown");
+    // internet.nl finishes quickly; stall.test holds its robots.txt for 5 s.
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let mut seen = false;
+    while Instant::now() < deadline && !seen {
+        std::thread::sleep(Duration::from_millis(100));
+        let text = std::fs::read_to_string(&out_file).unwrap_or_default();
+        seen = text.lines().any(|l| l.contains(r#""type":"origin""#) && l.contains("https://internet.nl"));
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    assert!(seen, "internet.nl's unit was on disk while the scan was still running");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.ends_with('\n'), "whole lines only");
+    for line in text.lines() {
+        serde_json::from_str::<serde_json::Value>(line).expect("every line is a complete record");
+    }
+}
