@@ -108,8 +108,13 @@ pub struct ScanArgs {
     #[arg(long)]
     pub no_store: bool,
     /// Finish the last unfinished scan of the store (after a kill or crash) without repeating the
-    /// origins it had finished. Takes no targets: the scan's own targets, scope and probes are used.
-    #[arg(long, conflicts_with_all = ["targets", "list"])]
+    /// origins it had finished. The scan's own plan is used: targets and the options that shape the
+    /// plan (--scope, --probe, --issuer, --depth, --max-hops, --max-verify, --obey-robots,
+    /// --all-registered, --no-verify) are refused with it rather than silently ignored.
+    #[arg(long, conflicts_with_all = [
+        "targets", "list", "scope", "probes", "issuer", "depth", "max_hops", "max_verify", "obey_robots",
+        "all_registered", "no_verify",
+    ])]
     pub resume: bool,
     /// Do not verify candidate URLs (by default each in-scope url, sitemap and endpoint candidate
     /// gets a HEAD, or a GET when HEAD answers 405/501).

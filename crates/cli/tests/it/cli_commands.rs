@@ -95,6 +95,14 @@ fn bad_arguments_exit_2_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     let out = wellknown(&["scan", "--scope", "bad scope", "a.example"]);
     assert_eq!(out.status.code(), Some(2));
+    for plan_option in [["--scope", "a.example"], ["--probe", "robots"], ["--depth", "0"]] {
+        let mut args = vec!["scan", "--resume"];
+        args.extend(plan_option);
+        let out = wellknown(&args);
+        assert_eq!(out.status.code(), Some(2), "{plan_option:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot be used with"), "{plan_option:?}: {err}");
+    }
     let out = wellknown(&["scan", "--no-store", "ftp://a.example"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "refused before scanning");
