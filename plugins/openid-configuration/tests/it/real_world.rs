@@ -37,27 +37,9 @@ fn hosts(r: &Report) -> Vec<&str> {
     v
 }
 
-const OIDC: &[&str] = &[
-    "accounts.google.com/.well-known/openid-configuration",
-    "accounts.spotify.com/.well-known/openid-configuration",
-    "api.login.yahoo.com/.well-known/openid-configuration",
-    "appleid.apple.com/.well-known/openid-configuration",
-    "discord.com/.well-known/openid-configuration",
-    "gitlab.com/.well-known/openid-configuration",
-    "id.twitch.tv/oauth2/.well-known/openid-configuration",
-    "identity.lego.com/.well-known/openid-configuration",
-    "login.docker.com/.well-known/openid-configuration",
-    "login.klarna.com/.well-known/openid-configuration",
-    "login.microsoftonline.com/common/v2.0/.well-known/openid-configuration",
-    "login.microsoftonline.com/organizations/v2.0/.well-known/openid-configuration",
-    "mojeid.cz/oidc/.well-known/openid-configuration",
-    "oauth.battle.net/.well-known/openid-configuration",
-    "slack.com/.well-known/openid-configuration",
-    "web.verimi.de/.well-known/openid-configuration",
-    "www.dropbox.com/.well-known/openid-configuration",
-    "www.facebook.com/.well-known/openid-configuration",
-    "www.paypal.com/.well-known/openid-configuration",
-];
+#[path = "../../benches/fixtures/mod.rs"]
+mod fixtures;
+use fixtures::OIDC;
 
 #[test]
 fn every_provider_parses_with_issuer_endpoints_and_jwks_follow_up() {
