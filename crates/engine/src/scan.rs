@@ -823,6 +823,10 @@ fn redirected_out_of_scope(meta: &wellknown_core::FetchMeta) -> bool {
 /// Relation of the target of a redirect the scan did not follow because it leads out of scope.
 pub const REDIRECT_RELATION: &str = "redirect_location";
 
+/// Flag of a [`REDIRECT_RELATION`] candidate whose `Location` carried a user name or password
+/// (RFC 3986 section 3.2.1 deprecates `user:password@`): the value is recorded without them.
+pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
+
 /// The candidate a redirect out of scope declares: `url` [`REDIRECT_RELATION`] = the refused target,
 /// with evidence naming the document (its requested URL), the status of the response that
 /// redirected and the locator `{"redirect": hop}` (that response's `Location` header).
@@ -830,7 +834,18 @@ fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(
     let last = meta.redirect_chain.last()?;
     let hop = u32::try_from(meta.redirect_chain.len().saturating_sub(1)).unwrap_or(u32::MAX);
     let locator = Some(wellknown_core::Locator::Redirect(hop));
-    let c = wellknown_core::Candidate::new(CandidateKind::Url, REDIRECT_RELATION, meta.url.as_str(), locator.clone());
+    // Credentials in a Location header are a finding, not something to copy into every output and
+    // store: the value drops them and the candidate is flagged.
+    let mut target = meta.url.clone();
+    let credentials = !target.username().is_empty() || target.password().is_some();
+    if credentials {
+        let _ = target.set_username("");
+        let _ = target.set_password(None);
+    }
+    let mut c = wellknown_core::Candidate::new(CandidateKind::Url, REDIRECT_RELATION, target.as_str(), locator.clone());
+    if credentials {
+        c.flags.push(CREDENTIALS_FLAG.to_string());
+    }
     let evidence = Evidence {
         document_url: meta.requested_url.clone(),
         probe: probe.to_string(),
@@ -845,4 +860,24 @@ fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(
 fn refused_before_sending(class: wellknown_core::FailureClass) -> bool {
     use wellknown_core::FailureClass as F;
     matches!(class, F::OutOfScope | F::UnsupportedUrl | F::RobotsDisallowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wellknown_core::{FailureClass, FetchFailure, FetchMeta, RedirectHop, Timestamp};
+
+    #[test]
+    fn redirect_candidate_drops_credentials_and_flags_them() {
+        let target = url::Url::parse("https://user:secret@idp.other.example/login").unwrap();
+        let mut meta = FetchMeta::synthetic(target, None, Timestamp::UNIX_EPOCH);
+        meta.requested_url = url::Url::parse("https://a.example/.well-known/openid-configuration").unwrap();
+        meta.redirect_chain = vec![RedirectHop { url: meta.requested_url.clone(), status: 302 }];
+        meta.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: "out of scope".into() });
+        let (c, evidence) = redirect_candidate("openid-configuration", &meta).expect("candidate");
+        assert_eq!(c.value, "https://idp.other.example/login");
+        assert_eq!(c.flags, [CREDENTIALS_FLAG]);
+        assert_eq!(evidence.status, Some(302));
+        assert_eq!(evidence.document_url.as_str(), "https://a.example/.well-known/openid-configuration");
+    }
 }
