@@ -698,23 +698,22 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 let start = end_of(&self.ext_text);
                 if let Some(undefined) = attr_into(e, b"href", &mut self.ext_text) {
                     let text = (start, end_of(&self.ext_text));
-                    self.scratch.clear();
-                    let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
-                        let s = end_of(&self.ext_text);
-                        self.ext_text.push_str(trim(&self.scratch));
-                        (s, end_of(&self.ext_text))
-                    });
-                    self.exts.push(Ext {
-                        relation: Relation::Alternate,
-                        text,
-                        at: At::Indexed("link", n),
-                        undefined,
-                        overflow: false,
-                        hreflang,
-                    });
+                    self.push_alternate(e, text, At::Indexed("link", n), undefined);
                 }
             }
         }
+    }
+
+    /// Records an alternate (`<xhtml:link rel="alternate" href hreflang>`, or an Atom alternate
+    /// link) whose href text is `text` in `ext_text`, with its `hreflang` when present.
+    fn push_alternate(&mut self, e: Option<&BytesStart<'_>>, text: (u32, u32), at: At, undefined: Option<String>) {
+        self.scratch.clear();
+        let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
+            let s = end_of(&self.ext_text);
+            self.ext_text.push_str(trim(&self.scratch));
+            (s, end_of(&self.ext_text))
+        });
+        self.exts.push(Ext { relation: Relation::Alternate, text, at, undefined, overflow: false, hreflang });
     }
 
     /// `<name>text</x>` inside an entry of a urlset or sitemap index, read at once: `after` is the
@@ -846,20 +845,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         self.ext_text.truncate(start as usize);
                         entry.loc = Some(LocVal { at, undefined, overflow: false });
                     } else {
-                        self.scratch.clear();
-                        let hreflang = attr_into(e, b"hreflang", &mut self.scratch).map(|_| {
-                            let s = end_of(&self.ext_text);
-                            self.ext_text.push_str(trim(&self.scratch));
-                            (s, end_of(&self.ext_text))
-                        });
-                        self.exts.push(Ext {
-                            relation: Relation::Alternate,
-                            text,
-                            at,
-                            undefined,
-                            overflow: false,
-                            hreflang,
-                        });
+                        self.push_alternate(e, text, at, undefined);
                     }
                 } else if rel.eq_ignore_ascii_case("enclosure") {
                     self.exts.push(Ext {
