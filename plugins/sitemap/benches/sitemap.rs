@@ -14,38 +14,17 @@
 //! `cargo bench -p wellknown-sitemap`
 
 mod generator;
+mod passes;
 
 use std::hint::black_box;
-use std::io::BufReader;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use quick_xml::Reader;
-use quick_xml::events::Event;
-use std::ops::ControlFlow;
+use passes::{Count, bare_gzip, bare_slice};
 use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
-
-use wellknown_core::Diagnostic;
-use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap, write_report_streaming};
-
-/// The streaming pass alone: every URL validated and located, nothing kept, diagnostics not built.
-#[derive(Default)]
-struct Count(usize);
-
-impl Visitor for Count {
-    fn found(&mut self, _found: &Found<'_>) -> ControlFlow<()> {
-        self.0 += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn diagnostic(&mut self, _diagnostic: Diagnostic) {}
-
-    fn wants(&mut self, _code: &str) -> bool {
-        false
-    }
-}
+use wellknown_sitemap::{Limits, parse_sitemap, visit_sitemap, write_report_streaming};
 
 fn stream(body: &[u8], m: &FetchMeta) -> bool {
     write_report_streaming(body, m, &Limits::default(), std::io::sink()).unwrap_or(false)
@@ -55,41 +34,6 @@ fn visit(body: &[u8], m: &FetchMeta) -> usize {
     let mut c = Count::default();
     visit_sitemap(body, m, &Limits::default(), &mut c);
     c.0
-}
-
-/// A bare event pass over an in-memory document: read every event, count start tags.
-fn bare_slice(body: &[u8]) -> usize {
-    let mut r = Reader::from_reader(body);
-    r.config_mut().allow_dangling_amp = true;
-    r.config_mut().check_end_names = false;
-    let mut n = 0;
-    loop {
-        match r.read_event() {
-            Ok(Event::Start(_)) => n += 1,
-            Ok(Event::Eof) | Err(_) => break,
-            Ok(_) => {}
-        }
-    }
-    n
-}
-
-/// A bare event pass over a gzipped document, decompressed as a stream.
-fn bare_gzip(body: &[u8]) -> usize {
-    let gz = BufReader::with_capacity(64 * 1024, flate2::bufread::GzDecoder::new(body));
-    let mut r = Reader::from_reader(gz);
-    r.config_mut().allow_dangling_amp = true;
-    r.config_mut().check_end_names = false;
-    let mut buf = Vec::new();
-    let mut n = 0;
-    loop {
-        buf.clear();
-        match r.read_event_into(&mut buf) {
-            Ok(Event::Start(_)) => n += 1,
-            Ok(Event::Eof) | Err(_) => break,
-            Ok(_) => {}
-        }
-    }
-    n
 }
 
 fn fixture(rel: &str) -> (String, Vec<u8>) {

@@ -10,64 +10,17 @@
 
 #[path = "../benches/generator/mod.rs"]
 mod generator;
+#[path = "../benches/passes/mod.rs"]
+mod passes;
 
 use std::hint::black_box;
-use std::io::BufReader;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use quick_xml::Reader;
-use quick_xml::events::Event;
+use passes::{Count, bare};
 use url::Url;
-use wellknown_core::{Diagnostic, FetchMeta, Timestamp};
-use wellknown_sitemap::{Found, Limits, Visitor, parse_sitemap, visit_sitemap, write_report_streaming};
-
-struct Count(usize);
-
-impl Visitor for Count {
-    fn found(&mut self, _found: &Found<'_>) -> ControlFlow<()> {
-        self.0 += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn diagnostic(&mut self, _diagnostic: Diagnostic) {}
-
-    fn wants(&mut self, _code: &str) -> bool {
-        false
-    }
-}
-
-fn bare(body: &[u8]) -> usize {
-    let mut n = 0;
-    if body.starts_with(&[0x1f, 0x8b]) {
-        let gz = BufReader::with_capacity(64 * 1024, flate2::bufread::GzDecoder::new(body));
-        let mut r = Reader::from_reader(gz);
-        r.config_mut().allow_dangling_amp = true;
-        r.config_mut().check_end_names = false;
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match r.read_event_into(&mut buf) {
-                Ok(Event::Start(_)) => n += 1,
-                Ok(Event::Eof) | Err(_) => break,
-                Ok(_) => {}
-            }
-        }
-    } else {
-        let mut r = Reader::from_reader(body);
-        r.config_mut().allow_dangling_amp = true;
-        r.config_mut().check_end_names = false;
-        loop {
-            match r.read_event() {
-                Ok(Event::Start(_)) => n += 1,
-                Ok(Event::Eof) | Err(_) => break,
-                Ok(_) => {}
-            }
-        }
-    }
-    n
-}
+use wellknown_core::{FetchMeta, Timestamp};
+use wellknown_sitemap::{Limits, parse_sitemap, visit_sitemap, write_report_streaming};
 
 /// Runs `f` `n` times; the time per run.
 fn timed(n: u32, mut f: impl FnMut()) -> Duration {
@@ -105,7 +58,7 @@ fn main() {
                 black_box(bare(black_box(body)));
             }),
             ("visit_sitemap", &|| {
-                let mut c = Count(0);
+                let mut c = Count::default();
                 black_box(visit_sitemap(black_box(body), &meta, &limits, &mut c));
             }),
             ("write_report_streaming", &|| {
