@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use url::Url;
-use wellknown_core::{CandidateKind, Diagnostic, FetchMeta, RedirectHop, Report, Timestamp};
+use wellknown_core::{CandidateKind, Diagnostic, FetchMeta, Locator, RedirectHop, Report, Timestamp};
 
 /// `tests/conformance/wellknown` of the workspace.
 pub fn cases_dir() -> PathBuf {
@@ -111,6 +111,25 @@ pub fn string_set(v: &Value) -> BTreeSet<String> {
 /// The codes of a list of diagnostics, as a set.
 pub fn code_set(ds: &[Diagnostic]) -> BTreeSet<String> {
     ds.iter().map(|d| d.code.clone()).collect()
+}
+
+/// `(code, JSON pointer)` of each diagnostic, in order (None when its locator is not a pointer): the
+/// shape the JSON probes' edge-case tests compare.
+pub fn code_pointers(ds: &[Diagnostic]) -> Vec<(String, Option<String>)> {
+    ds.iter()
+        .map(|d| {
+            let p = match &d.locator {
+                Some(Locator::JsonPointer(p)) => Some(p.clone()),
+                _ => None,
+            };
+            (d.code.clone(), p)
+        })
+        .collect()
+}
+
+/// The expected `(code, pointer)` entry of [`code_pointers`].
+pub fn at_pointer(code: &str, pointer: &str) -> (String, Option<String>) {
+    (code.to_string(), Some(pointer.to_string()))
 }
 
 /// Distinct candidate values of `kind`, in document order; a candidate flagged `excluded` (an

@@ -2,6 +2,7 @@
 
 use url::Url;
 use wellknown_apple_app_site_association::interpret;
+use wellknown_conformance::{at_pointer as e, code_pointers as diags};
 use wellknown_core::{CandidateKind, FetchMeta, Locator, Report, Timestamp};
 
 fn meta_at(url: &str, content_type: Option<&str>) -> FetchMeta {
@@ -10,22 +11,6 @@ fn meta_at(url: &str, content_type: Option<&str>) -> FetchMeta {
 
 fn run(body: &str) -> Report {
     interpret(body.as_bytes(), &meta_at("https://a.example/.well-known/apple-app-site-association", None))
-}
-
-fn diags(ds: &[wellknown_core::Diagnostic]) -> Vec<(String, Option<String>)> {
-    ds.iter()
-        .map(|d| {
-            let p = match &d.locator {
-                Some(Locator::JsonPointer(p)) => Some(p.clone()),
-                _ => None,
-            };
-            (d.code.clone(), p)
-        })
-        .collect()
-}
-
-fn e(code: &str, p: &str) -> (String, Option<String>) {
-    (code.to_string(), Some(p.to_string()))
 }
 
 #[test]

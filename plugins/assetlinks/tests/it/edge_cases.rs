@@ -2,7 +2,8 @@
 
 use url::Url;
 use wellknown_assetlinks::interpret;
-use wellknown_core::{CandidateKind, FetchMeta, Locator, RedirectHop, Report, Timestamp};
+use wellknown_conformance::{at_pointer as e, code_pointers};
+use wellknown_core::{CandidateKind, FetchMeta, RedirectHop, Report, Timestamp};
 
 const FP: &str = "10:39:38:EE:45:37:E5:9E:8E:E7:92:F6:54:50:4F:B8:34:6F:C6:B3:46:D0:BB:C4:41:5F:C3:39:FC:FC:8E:C1";
 
@@ -16,20 +17,7 @@ fn run(body: &str) -> Report {
 
 /// `(code, json pointer)` of every error.
 fn errors(r: &Report) -> Vec<(String, Option<String>)> {
-    r.errors
-        .iter()
-        .map(|d| {
-            let p = match &d.locator {
-                Some(Locator::JsonPointer(p)) => Some(p.clone()),
-                _ => None,
-            };
-            (d.code.clone(), p)
-        })
-        .collect()
-}
-
-fn e(code: &str, p: &str) -> (String, Option<String>) {
-    (code.to_string(), Some(p.to_string()))
+    code_pointers(&r.errors)
 }
 
 fn android(package: &str, fps: &str) -> String {
