@@ -18,10 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, PoisonError};
 
 use url::Url;
-use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchResult, Timestamp};
-
-/// The origin of a URL as (scheme, host, port): the key requests are grouped by.
-type OriginKey = (String, String, u16);
+use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchResult, Origin, Timestamp};
 
 /// The failed request that made an origin unreachable: its URL and failure class.
 #[derive(Debug, Clone)]
@@ -33,7 +30,7 @@ struct Unreachable {
 #[derive(Debug, Default)]
 struct State {
     /// Origins found unreachable, with the first failure that said so.
-    origins: HashMap<OriginKey, Unreachable>,
+    origins: HashMap<Origin, Unreachable>,
     /// Requested URLs answered without a request, not yet claimed by a document record.
     skipped: HashSet<String>,
 }
@@ -51,8 +48,9 @@ pub(crate) fn origin_wide(class: FailureClass) -> bool {
     matches!(class, F::DnsNxdomain | F::DnsNoAnswer | F::DnsFailure | F::ConnectRefused | F::ConnectTimeout | F::Tls)
 }
 
-fn key(url: &Url) -> Option<OriginKey> {
-    Some((url.scheme().to_string(), url.host_str()?.to_ascii_lowercase(), url.port_or_known_default()?))
+/// The origin requests are grouped by (scheme, host, port, default ports equal to none).
+fn key(url: &Url) -> Option<Origin> {
+    Origin::from_url(url).ok()
 }
 
 impl Reach {
