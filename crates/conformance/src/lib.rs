@@ -139,8 +139,8 @@ pub fn distinct_values(report: &Report, kind: CandidateKind) -> Vec<String> {
     report
         .candidates
         .iter()
-        .filter(|c| c.kind == kind)
-        .map(|c| if c.has_flag("excluded") { format!("NOT {}", c.value) } else { c.value.clone() })
+        .filter(|c| c.kind() == kind)
+        .map(|c| if c.has_flag("excluded") { format!("NOT {}", c.value()) } else { c.value().to_string() })
         .filter(|v| seen.insert(v.clone()))
         .collect()
 }
@@ -175,7 +175,7 @@ impl Problems {
             self.compare(&format!("candidates.{list}"), distinct_values(report, kind), want);
         }
         let known = |k: CandidateKind| CASE_LISTS.iter().any(|(_, l)| *l == k) || also.contains(&k);
-        if let Some(c) = report.candidates.iter().find(|c| !known(c.kind)) {
+        if let Some(c) = report.candidates.iter().find(|c| !known(c.kind())) {
             self.0.push(format!("unexpected candidate kind {c:?}"));
         }
     }

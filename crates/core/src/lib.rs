@@ -4,13 +4,15 @@
 //! * [`WellKnownProbe`]: what a plugin implements; [`registry`] collects them with `inventory`.
 //! * [`FetchMeta`], [`FetchRequest`], [`FetchPolicy`]: what a probe asks of the engine's fetcher and
 //!   what it gets back (the fetcher itself lives in `wellknown-http`).
-//! * [`Report`], [`Diagnostic`], [`Candidate`], [`Evidence`]: what interpreting a document yields.
+//! * [`Report`], [`Diagnostic`], [`Candidate`], [`Evidence`]: what interpreting a document yields;
+//!   a report keeps its candidates packed in [`Candidates`].
 //! * [`wellknown`]: RFC 8615 URL construction.
 //!
 //! INVARIANT: this crate performs no network or file I/O and starts no runtime. Parsers that live in
 //! plugins are pure functions `(bytes, &FetchMeta) -> Report` built from these types.
 
 pub mod candidate;
+pub mod candidates;
 pub mod diag;
 pub mod fetch;
 pub mod iana;
@@ -24,6 +26,7 @@ pub mod scope;
 pub mod wellknown;
 
 pub use candidate::{Candidate, CandidateKind, Evidence};
+pub use candidates::{CandidateBuilder, CandidateRef, Candidates};
 pub use diag::{Diagnostic, Locator, Severity};
 pub use fetch::{FailureClass, FetchFailure, FetchMeta, FetchPolicy, FetchRequest, FetchResult, Method, RedirectHop};
 pub use origin::{Host, Origin, OriginError};

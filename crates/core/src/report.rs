@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::candidate::{Candidate, CandidateKind};
+use crate::candidates::Candidates;
 use crate::diag::{Diagnostic, Locator, Severity};
 
 /// A request from a probe to the engine: interpret `url` with probe `probe` (e.g. a child sitemap,
@@ -38,8 +39,8 @@ pub struct Report {
     pub errors: Vec<Diagnostic>,
     /// Advisory diagnostics.
     pub warnings: Vec<Diagnostic>,
-    /// Relations the document declares, in document order.
-    pub candidates: Vec<Candidate>,
+    /// Relations the document declares, in document order (packed: see [`Candidates`]).
+    pub candidates: Candidates,
     /// Documents the engine should fetch next.
     pub follow_ups: Vec<FollowUp>,
     /// Probe-specific facts about the document (e.g. robots.txt `availability`, security.txt
@@ -98,7 +99,7 @@ impl Report {
 
     /// Values of candidates of `kind`, in order.
     pub fn values(&self, kind: CandidateKind) -> impl Iterator<Item = &str> {
-        self.candidates.iter().filter(move |c| c.kind == kind).map(|c| c.value.as_str())
+        self.candidates.iter().filter(move |c| c.kind() == kind).map(|c| c.value())
     }
 }
 

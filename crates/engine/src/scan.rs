@@ -624,7 +624,7 @@ impl Engine {
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
-        let (doc, candidates, tables) = prepared.into_parts();
+        let (doc, candidates) = prepared.into_parts();
         run.documents += 1;
         let meta = &doc.meta;
         // Answered without a request: its origin was found unreachable earlier in this unit.
@@ -690,7 +690,7 @@ impl Engine {
         let _ = out.send(Record::Document(record)).await;
         let redirect = redirected_out.then(|| redirect_candidate(&doc.probe, meta)).flatten();
         if let Some(report) = doc.report {
-            self.emit_report(run, report, candidates, &tables, (&doc.probe, meta), hop, shared, out).await;
+            self.emit_report(run, report, candidates, (&doc.probe, meta), hop, shared, out).await;
         }
         if let Some((c, evidence)) = redirect {
             self.sighting(run, c, evidence, shared, out).await;
@@ -703,8 +703,7 @@ impl Engine {
         &self,
         run: &mut UnitRun,
         report: wellknown_core::Report,
-        candidates: Vec<crate::compact::Compact>,
-        tables: &crate::compact::Tables,
+        candidates: wellknown_core::Candidates,
         (probe, meta): (&str, &wellknown_core::FetchMeta),
         hop: u32,
         shared: &Shared,
@@ -732,8 +731,8 @@ impl Engine {
             t.errors += errors;
             t.warnings += warnings;
         }
-        for compact in candidates {
-            let c = compact.into_candidate(tables);
+        for c in &candidates {
+            let c = c.to_candidate();
             let evidence = Evidence {
                 document_url: meta.url.clone(),
                 probe: probe.to_string(),

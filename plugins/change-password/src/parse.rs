@@ -83,9 +83,7 @@ pub fn interpret_unavailable(meta: &FetchMeta) -> Option<Report> {
     check_origin(&mut report, meta);
     redirect_candidate(&mut report, meta);
     if let Some(f) = &meta.failure {
-        if let Some(c) = report.candidates.first_mut() {
-            c.hints.insert("failure".to_string(), f.class.as_str().to_string());
-        }
+        report.candidates.set_hint(0, "failure", f.class.as_str());
     } else if let Some(status @ (404 | 410)) = meta.status {
         report.warn(codes::TARGET_NOT_FOUND, format!("the change password page answered {status}"), None);
     }
@@ -114,8 +112,8 @@ pub fn apply_status_check(report: &mut Report, check: &FetchMeta) {
             ),
             None,
         );
-        for c in report.candidates.iter_mut().filter(|c| !c.has_flag("unreliable_status")) {
-            c.flags.push("unreliable_status".to_string());
+        for i in 0..report.candidates.len() {
+            report.candidates.add_flag(i, "unreliable_status");
         }
     }
 }
@@ -145,16 +143,15 @@ fn check_origin(report: &mut Report, meta: &FetchMeta) {
 fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
     let target = meta.redirect_chain.get(1).map_or(&meta.url, |hop| &hop.url).clone();
     push_target(report, meta, &target, "http_redirect", None);
-    if let Some(c) = report.candidates.first_mut() {
-        if let Some(first) = meta.redirect_chain.first() {
-            c.hints.insert("redirect_status".to_string(), first.status.to_string());
-        }
-        if target != meta.url {
-            c.hints.insert("final_url".to_string(), meta.url.to_string());
-        }
-        if let Some(s) = meta.status {
-            c.hints.insert("final_status".to_string(), s.to_string());
-        }
+    let list = &mut report.candidates;
+    if let Some(first) = meta.redirect_chain.first() {
+        list.set_hint(0, "redirect_status", &first.status.to_string());
+    }
+    if target != meta.url {
+        list.set_hint(0, "final_url", meta.url.as_str());
+    }
+    if let Some(s) = meta.status {
+        list.set_hint(0, "final_status", &s.to_string());
     }
 }
 
@@ -205,12 +202,12 @@ mod tests {
         assert_eq!(r.kind, "redirect");
         assert!(codes_of(&r).is_empty(), "{:?}", codes_of(&r));
         assert_eq!(r.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://www.example.com/account/password"]);
-        let c = &r.candidates[0];
+        let c = &r.candidates.get(0).unwrap();
         assert_eq!(
-            (c.relation.as_str(), c.hints["via"].as_str(), c.hints["redirect_status"].as_str()),
+            (c.relation(), c.hint("via").unwrap(), c.hint("redirect_status").unwrap()),
             (RELATION, "http_redirect", "302")
         );
-        assert!(!c.hints.contains_key("final_url"));
+        assert!(c.hint("final_url").is_none());
         assert_eq!(r.values(CandidateKind::Host).count(), 0);
         assert_eq!(r.facts["redirected"], true);
     }
@@ -223,10 +220,10 @@ mod tests {
             200,
         );
         let r = interpret(b"", &m);
-        let c = &r.candidates[0];
-        assert_eq!(c.value, "https://appleid.example.net/account/manage");
-        assert_eq!(c.hints["final_url"], "https://appleid.example.net/sign-in?next=%2Faccount%2Fmanage");
-        assert_eq!((c.hints["redirect_status"].as_str(), c.hints["final_status"].as_str()), ("301", "200"));
+        let c = &r.candidates.get(0).unwrap();
+        assert_eq!(c.value(), "https://appleid.example.net/account/manage");
+        assert_eq!(c.hint("final_url").unwrap(), "https://appleid.example.net/sign-in?next=%2Faccount%2Fmanage");
+        assert_eq!((c.hint("redirect_status").unwrap(), c.hint("final_status").unwrap()), ("301", "200"));
         assert_eq!(r.values(CandidateKind::Host).collect::<Vec<_>>(), ["appleid.example.net"]);
     }
 
@@ -236,18 +233,18 @@ mod tests {
         let r = interpret(b"<html>\n<head><meta http-equiv=refresh content=\"0;url=/settings#password\">", &m);
         assert_eq!(r.kind, "meta_refresh");
         assert!(codes_of(&r).is_empty());
-        assert_eq!(r.candidates[0].value, "https://www.example.com/settings#password");
-        assert_eq!(r.candidates[0].locator, Some(Locator::Line(2)));
-        assert_eq!(r.candidates[0].hints["via"], "meta_refresh");
+        assert_eq!(r.candidates.get(0).unwrap().value(), "https://www.example.com/settings#password");
+        assert_eq!(r.candidates.get(0).unwrap().locator(), Some(Locator::Line(2)));
+        assert_eq!(r.candidates.get(0).unwrap().hint("via").unwrap(), "meta_refresh");
 
         let r = interpret(b"<html><form>new password</form></html>", &m);
         assert_eq!((r.kind.as_str(), codes_of(&r)), ("page", vec!["served_at_well_known"]));
-        assert_eq!(r.candidates[0].value, WK);
+        assert_eq!(r.candidates.get(0).unwrap().value(), WK);
         assert_eq!(r.facts["redirected"], false);
 
         let r = interpret(b"<meta http-equiv=refresh content='0; url=javascript:alert(1)'>", &m);
         assert_eq!(codes_of(&r), ["invalid_refresh", "served_at_well_known"]);
-        assert_eq!(r.candidates[0].value, WK);
+        assert_eq!(r.candidates.get(0).unwrap().value(), WK);
     }
 
     #[test]
@@ -263,16 +260,16 @@ mod tests {
         assert_eq!(interpret_unavailable(&meta(&[], WK, 404)), None);
         let r = interpret_unavailable(&meta(&[(WK, 302)], "https://www.example.com/gone", 404)).unwrap();
         assert_eq!(codes_of(&r), ["target_not_found"]);
-        assert_eq!(r.candidates[0].value, "https://www.example.com/gone");
+        assert_eq!(r.candidates.get(0).unwrap().value(), "https://www.example.com/gone");
         let r = interpret_unavailable(&meta(&[(WK, 302)], "https://www.example.com/login", 401)).unwrap();
         assert!(codes_of(&r).is_empty());
-        assert_eq!(r.candidates[0].hints["final_status"], "401");
+        assert_eq!(r.candidates.get(0).unwrap().hint("final_status").unwrap(), "401");
         let mut m = meta(&[(WK, 302)], "https://other.example.org/pw", 302);
         m.status = None;
         m.failure = Some(FetchFailure { class: FailureClass::OutOfScope, message: "outside".into() });
         let r = interpret_unavailable(&m).unwrap();
-        assert_eq!(r.candidates[0].value, "https://other.example.org/pw");
-        assert_eq!(r.candidates[0].hints["failure"], "out_of_scope");
+        assert_eq!(r.candidates.get(0).unwrap().value(), "https://other.example.org/pw");
+        assert_eq!(r.candidates.get(0).unwrap().hint("failure").unwrap(), "out_of_scope");
     }
 
     #[test]
@@ -285,14 +282,14 @@ mod tests {
             (r.facts["status_codes_reliable"].clone(), r.facts["status_check_status"].clone()),
             (true.into(), 404.into())
         );
-        assert!(!r.candidates[0].has_flag("unreliable_status"));
+        assert!(!r.candidates.get(0).unwrap().has_flag("unreliable_status"));
 
         let mut r = interpret(b"", &page);
         apply_status_check(&mut r, &meta(&[], &check_url, 200));
         assert_eq!(r.facts["status_codes_reliable"], false);
         assert_eq!(codes_of(&r), ["served_at_well_known", "unreliable_status_codes"]);
-        assert!(r.candidates[0].has_flag("unreliable_status"));
-        assert_eq!(r.candidates[0].relation, RELATION, "the candidate survives the flagging");
+        assert!(r.candidates.get(0).unwrap().has_flag("unreliable_status"));
+        assert_eq!(r.candidates.get(0).unwrap().relation(), RELATION, "the candidate survives the flagging");
         assert_eq!(status_check_report(&meta(&[], &check_url, 200)).facts["status_codes_reliable"], false);
 
         let mut failed = meta(&[], &check_url, 0);

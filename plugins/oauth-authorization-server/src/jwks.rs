@@ -236,14 +236,14 @@ mod tests {
             format!(r#"{{"keys":[{{"kty":"RSA","n":"{RFC7638_N}","e":"AQAB","alg":"RS256","kid":"2011-04-29"}}]}}"#);
         let r = run(&body);
         assert!(r.valid(), "{:?}", r.errors);
-        let key = &r.candidates[0];
+        let key = &r.candidates.get(0).unwrap();
         assert_eq!(
-            key.value,
+            key.value(),
             "urn:ietf:params:oauth:jwk-thumbprint:sha-256:NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
         );
-        assert_eq!(key.hints["kid"], "2011-04-29");
-        assert_eq!(key.hints["alg"], "RS256");
-        assert_eq!(key.hints["kty"], "RSA");
+        assert_eq!(key.hint("kid").unwrap(), "2011-04-29");
+        assert_eq!(key.hint("alg").unwrap(), "RS256");
+        assert_eq!(key.hint("kty").unwrap(), "RSA");
     }
 
     #[test]
@@ -255,9 +255,9 @@ mod tests {
         assert_eq!(leaks[0].locator, at("/keys/0/d"));
         assert_eq!(leaks[1].locator, at("/keys/1/k"));
         assert_eq!(r.candidates.len(), 3);
-        assert!(r.candidates[0].has_flag("private_key_material"));
+        assert!(r.candidates.get(0).unwrap().has_flag("private_key_material"));
         // The public half of key 0 has the same thumbprint as key 2.
-        assert_eq!(r.candidates[0].value, r.candidates[2].value);
+        assert_eq!(r.candidates.get(0).unwrap().value(), r.candidates.get(2).unwrap().value());
     }
 
     #[test]

@@ -422,15 +422,15 @@ fn host_candidates(
     }
     let mut new = Vec::new();
     for cand in &report.candidates {
-        if !matches!(cand.kind, CandidateKind::Endpoint | CandidateKind::Url) {
+        if !matches!(cand.kind(), CandidateKind::Endpoint | CandidateKind::Url) {
             continue;
         }
-        let Some(host) = Url::parse(&cand.value).ok().as_ref().and_then(host_name) else { continue };
+        let Some(host) = Url::parse(cand.value()).ok().as_ref().and_then(host_name) else { continue };
         if seen.contains(&host) {
             continue;
         }
         seen.push(host.clone());
-        new.push(Candidate::new(CandidateKind::Host, "endpoint_host", host, cand.locator.clone()));
+        new.push(Candidate::new(CandidateKind::Host, "endpoint_host", host, cand.locator()));
     }
     report.candidates.extend(new);
 }
@@ -530,8 +530,8 @@ mod tests {
         let mut hosts: Vec<(&str, &str)> = r
             .candidates
             .iter()
-            .filter(|c| c.kind == CandidateKind::Host)
-            .map(|c| (c.relation.as_str(), c.value.as_str()))
+            .filter(|c| c.kind() == CandidateKind::Host)
+            .map(|c| (c.relation(), c.value()))
             .collect();
         hosts.sort_unstable();
         assert_eq!(
@@ -543,7 +543,7 @@ mod tests {
                 ("msgraph_host", "graph.c.example")
             ]
         );
-        assert!(r.candidates.iter().any(|c| c.relation == "mtls_endpoint_aliases.token_endpoint"));
+        assert!(r.candidates.iter().any(|c| c.relation() == "mtls_endpoint_aliases.token_endpoint"));
     }
 
     #[test]

@@ -34,8 +34,8 @@ fn key_urls(report: &Report) -> Vec<Url> {
     report
         .candidates
         .iter()
-        .filter(|c| c.kind == CandidateKind::Key)
-        .filter_map(|c| Url::parse(&c.value).ok())
+        .filter(|c| c.kind() == CandidateKind::Key)
+        .filter_map(|c| Url::parse(c.value()).ok())
         .filter(|u| matches!(u.scheme(), "http" | "https"))
         .take(MAX_KEY_FETCHES)
         .collect()

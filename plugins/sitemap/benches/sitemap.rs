@@ -62,7 +62,7 @@ fn real(c: &mut Criterion) {
         let (url, body) = fixture(rel);
         let m = meta(&url);
         let values: Vec<String> =
-            parse_sitemap(&body, &m, &Limits::default()).candidates.into_iter().map(|c| c.value).collect();
+            parse_sitemap(&body, &m, &Limits::default()).candidates.iter().map(|c| c.value().to_string()).collect();
         let urls = values.len();
         let name = rel.rsplit('/').next().unwrap_or(rel);
         eprintln!("{name}: {} bytes, {urls} URLs", body.len());

@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use wellknown_core::{Diagnostic, Locator};
+use wellknown_core::{CandidateBuilder, Diagnostic, Locator};
 
 /// The document format, decided from the body (never from headers or the URL suffix).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -135,6 +135,15 @@ impl Place<'_> {
                 Locator::Xml(s)
             }
         }
+    }
+
+    /// Sets the locator of the candidate being built, the XML path written straight into the
+    /// candidate list's text (no `String` of its own).
+    pub fn locate(&self, c: &mut CandidateBuilder<'_>) {
+        match *self {
+            Place::Line(n) => c.locator(Some(&Locator::Line(n))),
+            Place::Xml { .. } => c.xml_locator(|s| self.write_xml_path(s)),
+        };
     }
 
     /// Appends the XML path (nothing for a line).

@@ -4,10 +4,12 @@
 //! The bookkeeping both report writers share (the per-file deduplication table, the per-code cap and
 //! the facts) lives here too; `crate::stream` writes the same report as JSON while parsing.
 
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
+
+use foldhash::quality::RandomState;
 use std::ops::ControlFlow;
 
-use wellknown_core::{Candidate, CandidateKind, Diagnostic, Report};
+use wellknown_core::{CandidateKind, Diagnostic, Report};
 
 use crate::codes;
 use crate::model::{Found, Relation, Summary, Visitor};
@@ -24,8 +26,9 @@ pub struct ReportBuilder {
 }
 
 /// The per-file set of `(relation, URL)` already reported: an open-addressing table (linear probing)
-/// whose slots hold the high 32 bits of a keyed hash (SipHash with per-table random keys, so crafted
-/// URLs cannot collide on purpose) and the index of the first occurrence in the caller's store, which
+/// whose slots hold the high 32 bits of a keyed hash (foldhash's quality variant with a per-table
+/// random seed, which a document cannot observe, so crafted URLs cannot collide on purpose; a third
+/// of SipHash's cost on URLs) and the index of the first occurrence in the caller's store, which
 /// the caller compares: exact, whatever the hash does.
 ///
 /// Most URLs are new, and a new URL's probe would miss the cache in a table of megabytes: probes read
@@ -46,6 +49,11 @@ fn print_of(tag: u64) -> u16 {
     ((tag >> 16) as u16) | 1
 }
 
+/// The most values the deduplication table is sized for up front: beyond, it grows as values come
+/// (rehashing is cheaper than probing a table sized for a guess that large bodies overshoot: a table
+/// that outgrows the cache misses on every new URL).
+const SEEN_START: usize = 65_536;
+
 /// How many values a body of `len` bytes probably declares (one per 128 bytes: real sitemaps spend
 /// 100 to 1,000 bytes per URL), capped at the hard cap on values: a first capacity for tables that
 /// would otherwise grow many times.
@@ -61,7 +69,7 @@ impl Seen {
     /// A table with room for `n` values.
     pub(crate) fn with_capacity(n: usize) -> Self {
         let slots = n.saturating_mul(2).max(16).next_power_of_two();
-        Seen { prints: vec![0; slots], slots: vec![0; slots], len: 0, hasher: RandomState::new() }
+        Seen { prints: vec![0; slots], slots: vec![0; slots], len: 0, hasher: RandomState::default() }
     }
 
     /// Looks `(relation, url)` up; `is_same(i)` says whether stored entry `i` is that pair. Returns
@@ -265,8 +273,12 @@ impl ReportBuilder {
     /// A builder expecting about `values` candidates (room reserved up front).
     pub(crate) fn with_capacity(probe: &str, url: &url::Url, max_diagnostics_per_code: u32, values: usize) -> Self {
         let mut b = ReportBuilder::new(probe, url, max_diagnostics_per_code);
-        b.seen = Seen::with_capacity(values);
-        b.report.candidates.reserve(values);
+        b.seen = Seen::with_capacity(values.min(SEEN_START));
+        // Twice the expected count, so that the buffers rarely grow (copying everything) while the
+        // untouched part costs address space only; about 100 bytes of strings per candidate (the
+        // URL, its XML path, a lastmod).
+        let room = values.saturating_mul(2);
+        b.report.candidates = wellknown_core::Candidates::with_capacity(room, room.saturating_mul(96));
         b
     }
 
@@ -293,7 +305,7 @@ impl Visitor for ReportBuilder {
         let candidates = &self.report.candidates;
         let index = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
         let repeat = self.seen.check(relation, url, index, |i| {
-            candidates.get(i as usize).is_some_and(|c| c.value == url && c.relation == relation.as_str())
+            candidates.get(i as usize).is_some_and(|c| c.value() == url && c.relation() == relation.as_str())
         });
         if repeat.is_some() {
             self.tally.repeat(relation);
@@ -309,15 +321,15 @@ impl Visitor for ReportBuilder {
         {
             self.report.follow_up(crate::probe::PROBE_ID, u, "child_sitemap");
         }
-        let mut c = Candidate::new(kind_of(relation), relation.as_str(), url, Some(place.to_locator()));
+        let mut c = self.report.candidates.start(kind_of(relation), relation.as_str(), url);
+        place.locate(&mut c);
         for (k, v) in hints.iter() {
-            c.hints.insert(k.to_string(), v.to_string());
+            c.hint(k, v);
         }
         if out_of_location {
             self.tally.out_of_location += 1;
-            c.flags.push(codes::OUT_OF_LOCATION.to_string());
+            c.flag(codes::OUT_OF_LOCATION);
         }
-        self.report.candidates.push(c);
         ControlFlow::Continue(())
     }
 

@@ -23,13 +23,16 @@ fn every_aasa_case_passes() {
 fn components_case_keeps_query_and_exclusions() {
     let case = cases_with_prefix("aasa_components_format_valid").pop().expect("case");
     let report = wellknown_apple_app_site_association::interpret(&case.body, &case.fetch_meta());
-    let order = report.candidates.iter().find(|c| c.value == "/order/status").expect("path");
-    assert_eq!(order.relation, "applinks_path");
-    assert_eq!(order.hints.get("query").map(String::as_str), Some("id=*"));
-    assert_eq!(order.locator, Some(wellknown_core::Locator::JsonPointer("/applinks/details/0/components/4/~1".into())));
-    let help = report.candidates.iter().find(|c| c.value == "/help/website/*").expect("excluded path");
+    let order = report.candidates.iter().find(|c| c.value() == "/order/status").expect("path");
+    assert_eq!(order.relation(), "applinks_path");
+    assert_eq!(order.hint("query"), Some("id=*"));
+    assert_eq!(
+        order.locator(),
+        Some(wellknown_core::Locator::JsonPointer("/applinks/details/0/components/4/~1".into()))
+    );
+    let help = report.candidates.iter().find(|c| c.value() == "/help/website/*").expect("excluded path");
     assert!(help.has_flag("excluded"));
-    let clip = report.candidates.iter().find(|c| c.value == "apple:ABCDE12345.com.example.app.Clip").expect("clip");
-    assert_eq!(clip.relation, "appclips");
+    let clip = report.candidates.iter().find(|c| c.value() == "apple:ABCDE12345.com.example.app.Clip").expect("clip");
+    assert_eq!(clip.relation(), "appclips");
     assert_eq!(report.facts.get("applinks_format"), Some(&serde_json::json!("components")));
 }

@@ -155,8 +155,8 @@ fn wikipedia_services_relations() {
         let apps: Vec<&str> = r
             .candidates
             .iter()
-            .filter(|c| c.kind == CandidateKind::App && c.relation == service)
-            .map(|c| c.value.as_str())
+            .filter(|c| c.kind() == CandidateKind::App && c.relation() == service)
+            .map(|c| c.value())
             .collect();
         assert_eq!(apps, WIKIPEDIA_APPS, "{service}");
     }
@@ -168,18 +168,18 @@ fn test_wikipedia_route_table() {
     let r = well_known("test.wikipedia.org");
     assert!(r.valid(), "{:?}", r.errors);
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
-    let paths: Vec<_> = r.candidates.iter().filter(|c| c.kind == CandidateKind::Path).collect();
+    let paths: Vec<_> = r.candidates.iter().filter(|c| c.kind() == CandidateKind::Path).collect();
     assert_eq!(paths.len(), 236);
     assert_eq!(paths.iter().filter(|c| c.has_flag("excluded")).count(), 235);
-    assert_eq!(paths[0].value, "/wiki/Thank_You*");
-    assert_eq!(paths[0].hints.get("comment").map(String::as_str), Some("Exclude thank you pages"));
-    assert!(paths.iter().any(|c| c.value == "/wiki/Am%E1%BA%93li:*" && c.has_flag("excluded")));
+    assert_eq!(paths[0].value(), "/wiki/Thank_You*");
+    assert_eq!(paths[0].hint("comment"), Some("Exclude thank you pages"));
+    assert!(paths.iter().any(|c| c.value() == "/wiki/Am%E1%BA%93li:*" && c.has_flag("excluded")));
     let last = paths.last().expect("paths");
-    assert_eq!((last.value.as_str(), last.has_flag("excluded")), ("/wiki/*", false));
-    let edit = paths.iter().find(|c| c.hints.contains_key("query")).expect("query component");
-    assert_eq!(edit.hints.get("query").map(String::as_str), Some(r#"{"veaction":"edit"}"#));
-    let fragment = paths.iter().find(|c| c.hints.contains_key("fragment")).expect("fragment component");
-    assert_eq!(fragment.hints.get("fragment").map(String::as_str), Some("/editor*"));
+    assert_eq!((last.value(), last.has_flag("excluded")), ("/wiki/*", false));
+    let edit = paths.iter().find(|c| c.hint("query").is_some()).expect("query component");
+    assert_eq!(edit.hint("query"), Some(r#"{"veaction":"edit"}"#));
+    let fragment = paths.iter().find(|c| c.hint("fragment").is_some()).expect("fragment component");
+    assert_eq!(fragment.hint("fragment"), Some("/editor*"));
     assert_eq!(distinct(&r, CandidateKind::Url), Vec::<String>::new());
     assert_eq!(distinct(&r, CandidateKind::App), WIKIPEDIA_APPS);
 }

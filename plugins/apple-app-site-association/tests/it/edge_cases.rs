@@ -29,9 +29,12 @@ fn top_level_and_details_shape() {
     assert_eq!(dict.values(CandidateKind::App).collect::<Vec<_>>(), ["apple:ABCDE12345.com.example.app"]);
     assert_eq!(dict.values(CandidateKind::Path).collect::<Vec<_>>(), ["/a/*", "/a/b"]);
     assert_eq!(dict.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://a.example/a/b"]);
-    let url = dict.candidates.iter().find(|c| c.kind == CandidateKind::Url).expect("url");
+    let url = dict.candidates.iter().find(|c| c.kind() == CandidateKind::Url).expect("url");
     assert!(url.has_flag("excluded"));
-    assert_eq!(url.locator, Some(Locator::JsonPointer("/applinks/details/ABCDE12345.com.example.app/paths/1".into())));
+    assert_eq!(
+        url.locator(),
+        Some(Locator::JsonPointer("/applinks/details/ABCDE12345.com.example.app/paths/1".into()))
+    );
 }
 
 #[test]
@@ -48,10 +51,10 @@ fn app_id_rules() {
             e("invalid_app_id", "/appclips/apps/0"),
         ]
     );
-    let apps: Vec<_> = r.candidates.iter().filter(|c| c.kind == CandidateKind::App).collect();
+    let apps: Vec<_> = r.candidates.iter().filter(|c| c.kind() == CandidateKind::App).collect();
     assert_eq!(apps.len(), 2);
     assert!(apps.iter().all(|c| c.has_flag("invalid")));
-    assert_eq!(apps[1].relation, "appclips");
+    assert_eq!(apps[1].relation(), "appclips");
     assert_eq!(
         diags(&run(r#"{"applinks":{"details":[{"appID":5,"paths":[]}]}}"#).errors),
         [e("invalid_app_id", "/applinks/details/0/appID")]

@@ -63,7 +63,7 @@ proptest! {
         let body = serde_json::to_vec(&Value::Object(members.into_iter().collect())).expect("serialisable");
         let r = wellknown_apple_app_site_association::interpret(&body, &meta(https, Some("application/json"), false, false));
         for c in &r.candidates {
-            prop_assert!(!c.value.is_empty());
+            prop_assert!(!c.value().is_empty());
         }
     }
 
@@ -75,6 +75,6 @@ proptest! {
         details.push(serde_json::json!({"appIDs": ["ABCDE12345.com.example.app"], "components": components}));
         let body = serde_json::to_vec(&serde_json::json!({"applinks": {"details": details}})).expect("serialisable");
         let r = wellknown_apple_app_site_association::interpret(&body, &meta(true, None, false, false));
-        prop_assert!(r.candidates.iter().any(|c| c.value == "apple:ABCDE12345.com.example.app"));
+        prop_assert!(r.candidates.iter().any(|c| c.value() == "apple:ABCDE12345.com.example.app"));
     }
 }

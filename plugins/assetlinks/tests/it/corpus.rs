@@ -68,7 +68,7 @@ fn real_statement_lists_parse_with_expected_apps_keys_and_sites() {
 fn wikipedia_relations_and_fingerprints() {
     let r = parse("en.wikipedia.org");
     let relations: BTreeSet<&str> =
-        r.candidates.iter().filter(|c| c.kind == CandidateKind::App).map(|c| c.relation.as_str()).collect();
+        r.candidates.iter().filter(|c| c.kind() == CandidateKind::App).map(|c| c.relation()).collect();
     assert_eq!(
         relations,
         BTreeSet::from(["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"])
@@ -80,9 +80,12 @@ fn wikipedia_relations_and_fingerprints() {
             "sha256:1C:3D:DB:0E:8F:32:58:B0:FF:3B:7B:6A:60:8D:19:E7:CD:EE:D3:8A:58:97:BB:DA:23:BA:C1:55:92:3B:12:67",
         ]
     );
-    let key = r.candidates.iter().find(|c| c.kind == CandidateKind::Key).expect("key");
-    assert_eq!(key.hints.get("app").map(String::as_str), Some("android:org.wikipedia"));
-    assert_eq!(key.locator, Some(wellknown_core::Locator::JsonPointer("/1/target/sha256_cert_fingerprints/0".into())));
+    let key = r.candidates.iter().find(|c| c.kind() == CandidateKind::Key).expect("key");
+    assert_eq!(key.hint("app"), Some("android:org.wikipedia"));
+    assert_eq!(
+        key.locator(),
+        Some(wellknown_core::Locator::JsonPointer("/1/target/sha256_cert_fingerprints/0".into()))
+    );
     assert_eq!(distinct(&r, CandidateKind::Host), ["auth.wikimedia.org"]);
 }
 
@@ -106,7 +109,9 @@ fn auth_wikimedia_lists_every_wiki_as_a_web_target() {
     }
     assert!(sites.iter().any(|s| s == "https://auth.wikimedia.org"), "the list names its own site too");
     assert_eq!(distinct(&r, CandidateKind::Host).len(), 380);
-    assert!(r.candidates.iter().filter(|c| c.kind == CandidateKind::Origin).all(|c| c.relation == "asset_link"
-        && c.hints.get("relations").map(String::as_str) == Some("delegate_permission/common.get_login_creds")));
+    assert!(
+        r.candidates.iter().filter(|c| c.kind() == CandidateKind::Origin).all(|c| c.relation() == "asset_link"
+            && c.hint("relations") == Some("delegate_permission/common.get_login_creds"))
+    );
     assert_eq!(distinct(&r, CandidateKind::App), ["android:org.wikipedia"]);
 }

@@ -44,8 +44,8 @@ fn relation_rules() {
         r#"[{{"relation":["delegate_permission/*", 3, "delegate_permission/common.get_login_creds"],{web}}}]"#
     ));
     assert_eq!(errors(&r), [e("invalid_relation", "/0/relation/0"), e("invalid_relation", "/0/relation/1")]);
-    let origin = r.candidates.iter().find(|c| c.kind == CandidateKind::Origin).expect("origin");
-    assert_eq!(origin.hints.get("relations").map(String::as_str), Some("delegate_permission/common.get_login_creds"));
+    let origin = r.candidates.iter().find(|c| c.kind() == CandidateKind::Origin).expect("origin");
+    assert_eq!(origin.hint("relations"), Some("delegate_permission/common.get_login_creds"));
     assert_eq!(
         errors(&run(&format!(r#"[{{"relation":"delegate_permission/common.x",{web}}}]"#))),
         [e("invalid_relation", "/0/relation")]
@@ -76,8 +76,8 @@ fn target_rules() {
 fn android_app_rules() {
     let r = run(&android(r#""B A D""#, &format!(r#"["{FP}"]"#)));
     assert_eq!(errors(&r), [e("invalid_package_name", "/0/target/package_name")]);
-    let app = r.candidates.iter().find(|c| c.kind == CandidateKind::App).expect("app kept");
-    assert_eq!(app.value, "android:B A D");
+    let app = r.candidates.iter().find(|c| c.kind() == CandidateKind::App).expect("app kept");
+    assert_eq!(app.value(), "android:B A D");
     assert!(app.has_flag("invalid"));
 
     let missing = r#"[{"relation":["delegate_permission/common.handle_all_urls"],
@@ -106,8 +106,8 @@ fn android_app_rules() {
             e("invalid_fingerprint", "/0/target/sha256_cert_fingerprints/1")
         ]
     );
-    let key = lower.candidates.iter().find(|c| c.kind == CandidateKind::Key).expect("key kept");
-    assert_eq!(key.value, format!("sha256:{FP}"), "normalised to upper case");
+    let key = lower.candidates.iter().find(|c| c.kind() == CandidateKind::Key).expect("key kept");
+    assert_eq!(key.value(), format!("sha256:{FP}"), "normalised to upper case");
     assert!(key.has_flag("invalid"));
 }
 
@@ -125,15 +125,15 @@ fn web_site_rules() {
 
     let slash = run(&stmt(r#""https://b.example/""#));
     assert_eq!(errors(&slash), [e("invalid_web_site", "/0/target/site")]);
-    let origin = slash.candidates.iter().find(|c| c.kind == CandidateKind::Origin).expect("kept");
-    assert_eq!((origin.value.as_str(), origin.has_flag("invalid")), ("https://b.example", true));
+    let origin = slash.candidates.iter().find(|c| c.kind() == CandidateKind::Origin).expect("kept");
+    assert_eq!((origin.value(), origin.has_flag("invalid")), ("https://b.example", true));
 
     assert_eq!(errors(&run(&stmt("7"))), [e("invalid_web_site", "/0/target/site")]);
     let no_site = r#"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"web"}}]"#;
     assert_eq!(errors(&run(no_site)), [e("invalid_web_site", "/0/target")]);
     let garbage = run(&stmt(r#""b.example""#));
     assert_eq!(errors(&garbage), [e("invalid_web_site", "/0/target/site")]);
-    assert_eq!(garbage.candidates, []);
+    assert!(garbage.candidates.is_empty());
 }
 
 #[test]
@@ -151,8 +151,8 @@ fn include_rules() {
     let insecure = run(r#"[{"include":"http://c.example/more.json"}]"#);
     assert_eq!(errors(&insecure), [e("insecure_include", "/0/include")]);
     assert!(insecure.follow_ups.is_empty(), "verifiers refuse it, so it is not followed");
-    let url = insecure.candidates.iter().find(|c| c.kind == CandidateKind::Url).expect("url kept");
-    assert_eq!((url.value.as_str(), url.has_flag("insecure")), ("http://c.example/more.json", true));
+    let url = insecure.candidates.iter().find(|c| c.kind() == CandidateKind::Url).expect("url kept");
+    assert_eq!((url.value(), url.has_flag("insecure")), ("http://c.example/more.json", true));
 
     let plain = interpret(
         br#"[{"include":"http://c.example/more.json"}]"#,

@@ -44,7 +44,7 @@ proptest! {
         let body = serde_json::to_vec(&Value::Array(items)).expect("serialisable");
         let r = wellknown_assetlinks::interpret(&body, &meta(https, Some("application/json"), false, false));
         for c in &r.candidates {
-            prop_assert!(!c.value.is_empty());
+            prop_assert!(!c.value().is_empty());
         }
     }
 }

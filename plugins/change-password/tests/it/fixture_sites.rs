@@ -65,7 +65,7 @@ fn http_redirect_to_the_change_password_page() {
         r.values(CandidateKind::Url).collect::<Vec<_>>(),
         ["https://change-password.test/account/security/password"]
     );
-    assert_eq!(r.candidates[0].hints["redirect_status"], "302");
+    assert_eq!(r.candidates.get(0).unwrap().hint("redirect_status").unwrap(), "302");
     assert_eq!(r.facts["status_codes_reliable"], true);
     assert_eq!(docs[1].role, "status_check");
     assert_eq!(docs[1].meta.status, Some(404));
@@ -78,9 +78,9 @@ fn meta_refresh_page() {
     let r = docs[0].report.as_ref().expect("interpreted");
     assert_eq!(r.kind, "meta_refresh");
     assert!(r.warnings.is_empty() && r.errors.is_empty());
-    let c = &r.candidates[0];
-    assert_eq!(c.value, "https://change-password-refresh.test/settings/security?tab=password&from=well-known");
-    assert_eq!(c.locator, Some(wellknown_core::Locator::Line(5)));
+    let c = &r.candidates.get(0).unwrap();
+    assert_eq!(c.value(), "https://change-password-refresh.test/settings/security?tab=password&from=well-known");
+    assert_eq!(c.locator(), Some(wellknown_core::Locator::Line(5)));
 }
 
 #[test]
@@ -91,8 +91,11 @@ fn catch_all_server_is_flagged_unreliable() {
     let codes: Vec<&str> = r.warnings.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["served_at_well_known", "unreliable_status_codes"]);
     assert_eq!(r.facts["status_codes_reliable"], false);
-    assert_eq!(r.candidates[0].value, "https://change-password-soft200.test/.well-known/change-password");
-    assert!(r.candidates[0].has_flag("unreliable_status"));
+    assert_eq!(
+        r.candidates.get(0).unwrap().value(),
+        "https://change-password-soft200.test/.well-known/change-password"
+    );
+    assert!(r.candidates.get(0).unwrap().has_flag("unreliable_status"));
     assert_eq!(docs[1].report.as_ref().map(|r| r.facts["status_codes_reliable"].clone()), Some(false.into()));
 }
 

@@ -21,8 +21,8 @@ fn meta_refresh_fixture() {
         r.values(CandidateKind::Url).collect::<Vec<_>>(),
         ["https://change-password-refresh.test/settings/security?tab=password&from=well-known"]
     );
-    assert_eq!(r.candidates[0].locator, Some(Locator::Line(5)));
-    assert_eq!(r.candidates[0].relation, wellknown_change_password::RELATION);
+    assert_eq!(r.candidates.get(0).unwrap().locator(), Some(Locator::Line(5)));
+    assert_eq!(r.candidates.get(0).unwrap().relation(), wellknown_change_password::RELATION);
     assert_eq!(r.facts["redirected"], true);
 }
 
@@ -31,8 +31,11 @@ fn page_served_directly_fixture() {
     let r = parse("change-password-soft200.test", "/.well-known/change-password");
     assert_eq!(r.kind, "page");
     assert_eq!(r.warnings.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["served_at_well_known"]);
-    assert_eq!(r.candidates[0].value, "https://change-password-soft200.test/.well-known/change-password");
-    assert_eq!(r.candidates[0].hints["via"], "served_directly");
+    assert_eq!(
+        r.candidates.get(0).unwrap().value(),
+        "https://change-password-soft200.test/.well-known/change-password"
+    );
+    assert_eq!(r.candidates.get(0).unwrap().hint("via").unwrap(), "served_directly");
 }
 
 #[test]

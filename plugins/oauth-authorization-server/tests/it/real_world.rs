@@ -20,11 +20,7 @@ fn read(host_path: &str) -> Report {
 }
 
 fn value<'a>(r: &'a Report, relation: &str) -> &'a str {
-    r.candidates
-        .iter()
-        .find(|c| c.relation == relation)
-        .map(|c| c.value.as_str())
-        .unwrap_or_else(|| panic!("{relation}"))
+    r.candidates.iter().find(|c| c.relation() == relation).map(|c| c.value()).unwrap_or_else(|| panic!("{relation}"))
 }
 
 fn codes(r: &Report) -> (Vec<&str>, Vec<&str>) {
@@ -108,20 +104,20 @@ fn leaked_private_key_in_jwks() {
     assert_eq!(r.errors[0].locator, Some(wellknown_core::Locator::JsonPointer("/keys/1/d".into())));
     assert!(r.errors[0].message.contains("ec-leaked"));
     assert_eq!(r.candidates.len(), 2);
-    let rsa = &r.candidates[0];
-    assert_eq!(rsa.kind, CandidateKind::Key);
-    assert_eq!(rsa.relation, "jwks_key");
+    let rsa = &r.candidates.get(0).unwrap();
+    assert_eq!(rsa.kind(), CandidateKind::Key);
+    assert_eq!(rsa.relation(), "jwks_key");
     // Thumbprints computed independently (Python: sorted required members, no whitespace, SHA-256).
-    assert_eq!(rsa.value, "urn:ietf:params:oauth:jwk-thumbprint:sha-256:xYN7cJE2iglTvTAWrbdLpVFFulz24y3D1aj148MS_3Q");
-    assert_eq!(rsa.hints["kid"], "rsa-2026");
-    assert_eq!(rsa.hints["use"], "sig");
-    assert_eq!(rsa.hints["alg"], "RS256");
-    assert_eq!(rsa.hints["x5c_subject"], "O=Example Leaky IdP,CN=leaky-idp.example");
-    assert_eq!(rsa.hints["x5c_sha256"], "4o0jK3XSFGXZbbINK4AYLUEtpcY1u8WuF_pKBthI_UY");
+    assert_eq!(rsa.value(), "urn:ietf:params:oauth:jwk-thumbprint:sha-256:xYN7cJE2iglTvTAWrbdLpVFFulz24y3D1aj148MS_3Q");
+    assert_eq!(rsa.hint("kid").unwrap(), "rsa-2026");
+    assert_eq!(rsa.hint("use").unwrap(), "sig");
+    assert_eq!(rsa.hint("alg").unwrap(), "RS256");
+    assert_eq!(rsa.hint("x5c_subject").unwrap(), "O=Example Leaky IdP,CN=leaky-idp.example");
+    assert_eq!(rsa.hint("x5c_sha256").unwrap(), "4o0jK3XSFGXZbbINK4AYLUEtpcY1u8WuF_pKBthI_UY");
     assert!(!rsa.has_flag("private_key_material"));
-    let ec = &r.candidates[1];
-    assert_eq!(ec.value, "urn:ietf:params:oauth:jwk-thumbprint:sha-256:dHv7P6KIRVI63GorI_wiF1oNQs2BZYu0dKzlOWTJoi0");
-    assert_eq!(ec.hints["kty"], "EC");
+    let ec = &r.candidates.get(1).unwrap();
+    assert_eq!(ec.value(), "urn:ietf:params:oauth:jwk-thumbprint:sha-256:dHv7P6KIRVI63GorI_wiF1oNQs2BZYu0dKzlOWTJoi0");
+    assert_eq!(ec.hint("kty").unwrap(), "EC");
     assert!(ec.has_flag("private_key_material"));
     assert_eq!(r.facts["key_count"], 2);
 }

@@ -29,7 +29,7 @@ fn interpret(doc: &str, body: &[u8], meta: &FetchMeta) -> Option<Report> {
 /// The case-format candidate lists of a report (see the module docs for the mapping).
 pub fn candidate_lists(report: &Report) -> [(&'static str, BTreeSet<String>); 6] {
     let of = |kinds: &[CandidateKind]| -> BTreeSet<String> {
-        report.candidates.iter().filter(|c| kinds.contains(&c.kind)).map(|c| c.value.clone()).collect()
+        report.candidates.iter().filter(|c| kinds.contains(&c.kind())).map(|c| c.value().to_string()).collect()
     };
     let urls = of(&[CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer, CandidateKind::Sitemap]);
     let mut hosts = of(&[CandidateKind::Host]);

@@ -69,7 +69,7 @@ proptest! {
             let r = wellknown_openid_configuration::interpret(&body, &meta(url, Some("application/json")));
             // Candidates are extracted whatever the diagnostics.
             for c in &r.candidates {
-                prop_assert!(!c.value.is_empty());
+                prop_assert!(!c.value().is_empty());
             }
         }
     }

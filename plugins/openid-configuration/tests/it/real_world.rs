@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use url::Url;
-use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
+use wellknown_core::{CandidateKind, CandidateRef, FetchMeta, Report};
 
 /// Interprets `tests/fixtures/sites/<host_path>` as served from `https://<host_path>`.
 fn read(host_path: &str) -> Report {
@@ -19,8 +19,8 @@ fn codes(r: &Report) -> (Vec<&str>, Vec<&str>) {
     (r.errors.iter().map(|d| d.code.as_str()).collect(), r.warnings.iter().map(|d| d.code.as_str()).collect())
 }
 
-fn relation<'a>(r: &'a Report, relation: &str) -> Option<&'a Candidate> {
-    r.candidates.iter().find(|c| c.relation == relation)
+fn relation<'a>(r: &'a Report, relation: &str) -> Option<CandidateRef<'a>> {
+    r.candidates.iter().find(|c| c.relation() == relation)
 }
 
 fn value<'a>(r: &'a Report, relation: &str) -> &'a str {
@@ -28,7 +28,7 @@ fn value<'a>(r: &'a Report, relation: &str) -> &'a str {
 }
 
 fn relation_value<'a>(r: &'a Report, rel: &str) -> Option<&'a str> {
-    relation(r, rel).map(|c| c.value.as_str())
+    relation(r, rel).map(|c| c.value())
 }
 
 fn hosts(r: &Report) -> Vec<&str> {
@@ -51,9 +51,9 @@ fn every_provider_parses_with_issuer_endpoints_and_jwks_follow_up() {
         let jwks = value(&r, "jwks_uri");
         assert_eq!(r.follow_ups.iter().filter(|f| f.probe == "jwks" && f.url.as_str() == jwks).count(), 1, "{path}");
         // No candidate value is relative or unnormalised: every endpoint parses back to itself.
-        for c in r.candidates.iter().filter(|c| c.kind == CandidateKind::Endpoint) {
-            assert_eq!(Url::parse(&c.value).expect("absolute").as_str(), c.value, "{path}");
-            assert!(matches!(c.locator, Some(wellknown_core::Locator::JsonPointer(_))), "{path}");
+        for c in r.candidates.iter().filter(|c| c.kind() == CandidateKind::Endpoint) {
+            assert_eq!(Url::parse(c.value()).expect("absolute").as_str(), c.value(), "{path}");
+            assert!(matches!(c.locator(), Some(wellknown_core::Locator::JsonPointer(_))), "{path}");
         }
     }
 }
@@ -70,7 +70,7 @@ fn google() {
     assert_eq!(value(&r, "userinfo_endpoint"), "https://openidconnect.googleapis.com/v1/userinfo");
     assert_eq!(value(&r, "jwks_uri"), "https://www.googleapis.com/oauth2/v3/certs");
     assert_eq!(hosts(&r), vec!["oauth2.googleapis.com", "openidconnect.googleapis.com", "www.googleapis.com"]);
-    assert!(r.candidates.iter().filter(|c| c.kind == CandidateKind::Host).all(|c| c.relation == "endpoint_host"));
+    assert!(r.candidates.iter().filter(|c| c.kind() == CandidateKind::Host).all(|c| c.relation() == "endpoint_host"));
     assert_eq!(r.facts["issuer"], "https://accounts.google.com");
     assert_eq!(r.facts["construction"], "root");
 }
@@ -81,7 +81,7 @@ fn microsoft_templated_issuer_is_a_mismatch_without_follow_up() {
         let r = read(&format!("login.microsoftonline.com/{tenant}/v2.0/.well-known/openid-configuration"));
         assert_eq!(codes(&r), (vec!["issuer_mismatch"], vec![]), "{tenant}");
         let issuer = relation(&r, "issuer").expect("issuer candidate");
-        assert_eq!(issuer.value, "https://login.microsoftonline.com/{tenantid}/v2.0");
+        assert_eq!(issuer.value(), "https://login.microsoftonline.com/{tenantid}/v2.0");
         assert!(issuer.has_flag("templated"));
         assert_eq!(r.facts["issuer"], format!("https://login.microsoftonline.com/{tenant}/v2.0"));
         assert_eq!(r.facts["construction"], "appended");
@@ -164,7 +164,7 @@ fn recommended_members_missing() {
 fn provider_extensions_are_kept() {
     let r = read("api.login.yahoo.com/.well-known/openid-configuration");
     let c = relation(&r, "token_revocation_endpoint").expect("unknown *_endpoint member harvested");
-    assert_eq!((c.kind, c.value.as_str()), (CandidateKind::Endpoint, "https://api.login.yahoo.com/oauth2/revoke"));
+    assert_eq!((c.kind(), c.value()), (CandidateKind::Endpoint, "https://api.login.yahoo.com/oauth2/revoke"));
     let r = read("identity.lego.com/.well-known/openid-configuration");
     assert_eq!(value(&r, "one_time_token_endpoint"), "https://identity.lego.com/api/v1/OneTimeToken/issue");
     assert_eq!(value(&r, "check_session_iframe"), "https://identity.lego.com/connect/checksession");

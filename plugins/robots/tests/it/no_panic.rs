@@ -63,7 +63,7 @@ proptest! {
         }
         prop_assert!(r.check(&agent, "/robots.txt").allowed);
         let report = RobotsProbe.interpret(&body, &meta());
-        prop_assert!(report.candidates.iter().all(|c| !c.value.is_empty()));
+        prop_assert!(report.candidates.iter().all(|c| !c.value().is_empty()));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use wellknown_core::async_trait::async_trait;
 use wellknown_core::jiff::Timestamp;
 use wellknown_core::url::Url;
 use wellknown_core::{
-    Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Locator, Origin,
+    CandidateKind, CandidateRef, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Locator, Origin,
     ProbeContext, Report, Target, WellKnownProbe,
 };
 use wellknown_robots::RobotsProbe;
@@ -28,12 +28,12 @@ fn fixture(host: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn simple(c: &Candidate) -> (String, String, String, Option<u32>) {
-    let line = match c.locator {
+fn simple(c: CandidateRef<'_>) -> (String, String, String, Option<u32>) {
+    let line = match c.locator() {
         Some(Locator::Line(n)) => Some(n),
         _ => None,
     };
-    (c.kind.to_string(), c.relation.clone(), c.value.clone(), line)
+    (c.kind().to_string(), c.relation().to_string(), c.value().to_string(), line)
 }
 
 fn tuple(kind: &str, rel: &str, value: &str, line: u32) -> (String, String, String, Option<u32>) {
@@ -82,13 +82,13 @@ fn candidates_in_document_order() {
             tuple("sitemap", "robots_sitemap", "https://cdn.example/s.xml", 14),
         ]
     );
-    let hints = &r.candidates[1].hints;
-    assert_eq!(hints.get("group").map(String::as_str), Some("GPTBot,CCBot"));
-    assert_eq!(hints.get("crawl_delay"), None);
-    assert_eq!(r.candidates[3].hints.get("group").map(String::as_str), Some("*"));
-    assert_eq!(r.candidates[3].hints.get("crawl_delay").map(String::as_str), Some("5"));
-    assert!(r.candidates[11].has_flag("cross_origin"));
-    assert!(!r.candidates[0].has_flag("cross_origin"));
+    let second = r.candidates.get(1).unwrap();
+    assert_eq!(second.hint("group"), Some("GPTBot,CCBot"));
+    assert_eq!(second.hint("crawl_delay"), None);
+    assert_eq!(r.candidates.get(3).unwrap().hint("group"), Some("*"));
+    assert_eq!(r.candidates.get(3).unwrap().hint("crawl_delay"), Some("5"));
+    assert!(r.candidates.get(11).unwrap().has_flag("cross_origin"));
+    assert!(!r.candidates.get(0).unwrap().has_flag("cross_origin"));
     let follow: Vec<_> = r.follow_ups.iter().map(|f| (f.probe.as_str(), f.url.as_str(), f.role.as_str())).collect();
     assert_eq!(
         follow,
@@ -118,7 +118,7 @@ fn leniency_and_odd_values() {
             tuple("path", "robots_disallow", "relative", 5),
         ]
     );
-    assert!(r.candidates[1].has_flag("outside_group"));
+    assert!(r.candidates.get(1).unwrap().has_flag("outside_group"));
     for code in ["rule_outside_group", "invalid_pattern", "relative_sitemap_url", "invalid_sitemap_url"] {
         assert!(r.has_code(code), "{code}: {:?}", r.warnings);
     }
@@ -174,9 +174,9 @@ fn real_file_candidates() {
     assert!(urls.contains(&"https://www.nytimes.com/register"));
     assert!(!urls.iter().any(|u| u.contains('*') || u.contains(".pdf")));
     // "Disallow: /" appears for omgilibot and omgili: one URL candidate, first locator kept.
-    let root: Vec<&Candidate> = r.candidates.iter().filter(|c| c.value == "https://www.nytimes.com/").collect();
+    let root: Vec<CandidateRef<'_>> = r.candidates.iter().filter(|c| c.value() == "https://www.nytimes.com/").collect();
     assert_eq!(root.len(), 1);
-    assert_eq!(root[0].locator, Some(Locator::Line(19)));
+    assert_eq!(root[0].locator(), Some(Locator::Line(19)));
 
     let m = meta("https://docs.oracle.com/robots.txt", Some("text/plain"));
     let r = RobotsProbe.interpret(&fixture("docs.oracle.com"), &m);

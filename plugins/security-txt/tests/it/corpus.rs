@@ -49,7 +49,7 @@ fn summary(reports: &[(String, String, Report)]) -> (Vec<(&'static str, usize)>,
         ("expired at `now`", count(&|r| r.has_code("expired"))),
         ("missing Contact", count(&|r| r.has_code("missing_contact"))),
         ("missing Expires", count(&|r| r.has_code("missing_expires"))),
-        ("with a Canonical field", count(&|r| r.candidates.iter().any(|c| c.relation == "canonical"))),
+        ("with a Canonical field", count(&|r| r.candidates.iter().any(|c| c.relation() == "canonical"))),
         ("canonical_mismatch", count(&|r| r.has_code("canonical_mismatch"))),
         (
             "at least one contact candidate",
@@ -127,16 +127,16 @@ fn corpus_never_panics_and_counts_are_pinned() {
 fn corpus_candidates_are_normalised() {
     for (host, path, r) in corpus() {
         for c in &r.candidates {
-            assert!(c.locator.is_some(), "{host}{path}: candidate without a line: {c:?}");
-            match c.kind {
+            assert!(c.locator().is_some(), "{host}{path}: candidate without a line: {c:?}");
+            match c.kind() {
                 wellknown_core::CandidateKind::Url => {
-                    let u = url::Url::parse(&c.value).expect("url candidate parses");
-                    assert_eq!(u.as_str(), c.value, "{host}{path}");
-                    assert!(matches!(u.scheme(), "http" | "https"), "{host}{path}: {}", c.value);
+                    let u = url::Url::parse(c.value()).expect("url candidate parses");
+                    assert_eq!(u.as_str(), c.value(), "{host}{path}");
+                    assert!(matches!(u.scheme(), "http" | "https"), "{host}{path}: {}", c.value());
                 }
                 wellknown_core::CandidateKind::Host => {
-                    assert_eq!(c.value, c.value.to_ascii_lowercase(), "{host}{path}");
-                    assert!(!c.value.is_empty());
+                    assert_eq!(c.value(), c.value().to_ascii_lowercase(), "{host}{path}");
+                    assert!(!c.value().is_empty());
                 }
                 _ => {}
             }
@@ -154,5 +154,5 @@ fn internet_nl_is_signed_and_canonical() {
     assert_eq!(r.facts.get("signature").and_then(|v| v.as_str()), Some("not_checked"));
     assert!(!r.has_code("canonical_mismatch"));
     assert!(!r.has_code("invalid_signature_format"));
-    assert_eq!(r.candidates.iter().filter(|c| c.relation == "canonical").count(), 16);
+    assert_eq!(r.candidates.iter().filter(|c| c.relation() == "canonical").count(), 16);
 }

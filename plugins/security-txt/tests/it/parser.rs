@@ -181,7 +181,11 @@ fn uri_fields_and_candidates() {
         vec!["openpgp4fpr:5f2de5521c63a801ab59ccb603d49de44b29100f", "https://keys.example.org/k.asc"]
     );
     let rel = |kind: CandidateKind| -> Vec<(String, String)> {
-        r.candidates.iter().filter(|c| c.kind == kind).map(|c| (c.relation.clone(), c.value.clone())).collect()
+        r.candidates
+            .iter()
+            .filter(|c| c.kind() == kind)
+            .map(|c| (c.relation().to_string(), c.value().to_string()))
+            .collect()
     };
     assert_eq!(
         rel(CandidateKind::Url),
@@ -271,7 +275,7 @@ fn signed_file_without_key_and_without_canonical() {
     assert_eq!(r.facts["signature"], "not_checked");
     assert_eq!(r.facts["hash_headers"], serde_json::json!(["SHA256"]));
     // Line numbers are those of the body as served.
-    assert_eq!(r.candidates.first().and_then(|c| c.locator.clone()), Some(Locator::Line(4)));
+    assert_eq!(r.candidates.first().and_then(|c| c.locator().clone()), Some(Locator::Line(4)));
 }
 
 #[test]

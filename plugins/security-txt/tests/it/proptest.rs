@@ -46,7 +46,7 @@ proptest! {
         // Every diagnostic and candidate points at a line of the body.
         let n = u32::try_from(body.split('\n').count()).unwrap_or(u32::MAX);
         for c in &r.candidates {
-            if let Some(wellknown_core::Locator::Line(l)) = c.locator {
+            if let Some(wellknown_core::Locator::Line(l)) = c.locator() {
                 prop_assert!(l >= 1 && l <= n);
             }
         }

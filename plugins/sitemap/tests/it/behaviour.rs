@@ -29,8 +29,8 @@ fn codes(r: &Report) -> Vec<&str> {
 fn locs(r: &Report) -> Vec<&str> {
     r.candidates
         .iter()
-        .filter(|c| c.relation == "sitemap_loc" || c.relation == "sitemap_child")
-        .map(|c| c.value.as_str())
+        .filter(|c| c.relation() == "sitemap_loc" || c.relation() == "sitemap_child")
+        .map(|c| c.value())
         .collect()
 }
 
@@ -53,14 +53,14 @@ fn hints_recorded_as_declared_and_bad_values_diagnosed() {
     let r = parse(body, "https://a.example/sitemap.xml");
     assert_eq!(r.kind, "urlset");
     assert_eq!(locs(&r), ["https://a.example/1", "https://a.example/2"]);
-    let h = &r.candidates[0].hints;
+    let h = r.candidates.get(0).unwrap();
     assert_eq!(
-        (h["lastmod"].as_str(), h["changefreq"].as_str(), h["priority"].as_str()),
+        (h.hint("lastmod").unwrap(), h.hint("changefreq").unwrap(), h.hint("priority").unwrap()),
         ("2024-05-08", "weekly", "0.8")
     );
-    let h = &r.candidates[1].hints;
+    let h = r.candidates.get(1).unwrap();
     assert_eq!(
-        (h["lastmod"].as_str(), h["changefreq"].as_str(), h["priority"].as_str()),
+        (h.hint("lastmod").unwrap(), h.hint("changefreq").unwrap(), h.hint("priority").unwrap()),
         ("08/05/2024", "Daily", "1.5")
     );
     let errs: Vec<(&str, Option<&Locator>)> = r.errors.iter().map(|d| (d.code.as_str(), d.locator.as_ref())).collect();
@@ -72,7 +72,7 @@ fn hints_recorded_as_declared_and_bad_values_diagnosed() {
             ("invalid_priority", Some(&Locator::Xml("/urlset/url[2]/priority".into()))),
         ]
     );
-    assert_eq!(r.candidates[1].locator, Some(Locator::Xml("/urlset/url[2]/loc".into())));
+    assert_eq!(r.candidates.get(1).unwrap().locator(), Some(Locator::Xml("/urlset/url[2]/loc".into())));
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn text_sitemaps() {
     let r = parse(body, "https://a.example/sitemap.txt");
     assert_eq!(r.kind, "text");
     assert_eq!(locs(&r), ["https://a.example/one", "https://a.example/two"]);
-    assert_eq!(r.candidates[1].locator, Some(Locator::Line(5)));
+    assert_eq!(r.candidates.get(1).unwrap().locator(), Some(Locator::Line(5)));
     let diags: Vec<(&str, Option<&Locator>)> = r.errors.iter().map(|d| (d.code.as_str(), d.locator.as_ref())).collect();
     assert_eq!(
         diags,
@@ -203,7 +203,7 @@ fn text_sitemaps() {
     assert_eq!(locs(&r), ["https://a.example/one", "https://a.example/two"]);
     let r = parse(b"https://a.example/1\rhttps://a.example/2\r\rhttps://a.example/3", "https://a.example/sitemap.txt");
     assert_eq!(locs(&r), ["https://a.example/1", "https://a.example/2", "https://a.example/3"]);
-    assert_eq!(r.candidates[2].locator, Some(Locator::Line(3)));
+    assert_eq!(r.candidates.get(2).unwrap().locator(), Some(Locator::Line(3)));
     let r = parse(b"Service temporarily unavailable\n", "https://a.example/sitemap.txt");
     assert_eq!((r.kind.as_str(), codes(&r).last().copied()), ("invalid", Some("not_a_sitemap")));
     let r = parse(b" \n\t\r\n", "https://a.example/sitemap.txt");
@@ -235,9 +235,9 @@ fn feeds() {
     let r = parse(rss, "https://a.example/feed.xml");
     assert_eq!(r.kind, "rss");
     assert_eq!(locs(&r), ["https://a.example/post/1"]);
-    assert_eq!(r.candidates[0].hints["lastmod"], "2024-01-01");
-    assert_eq!(r.candidates[0].locator, Some(Locator::Xml("/rss/channel/item[1]/link".into())));
-    let ext: Vec<(&str, &str)> = r.candidates[1..].iter().map(|c| (c.relation.as_str(), c.value.as_str())).collect();
+    assert_eq!(r.candidates.get(0).unwrap().hint("lastmod").unwrap(), "2024-01-01");
+    assert_eq!(r.candidates.get(0).unwrap().locator(), Some(Locator::Xml("/rss/channel/item[1]/link".into())));
+    let ext: Vec<(&str, &str)> = r.candidates.iter().skip(1).map(|c| (c.relation(), c.value())).collect();
     assert_eq!(
         ext,
         [
@@ -259,9 +259,9 @@ fn feeds() {
     let r = parse(atom, "https://a.example/blog/atom.xml");
     assert_eq!(r.kind, "atom");
     assert_eq!(locs(&r), ["https://a.example/blog/posts/1"]);
-    assert_eq!(r.candidates[0].hints["lastmod"], "2024-01-01T00:00:00Z");
+    assert_eq!(r.candidates.get(0).unwrap().hint("lastmod").unwrap(), "2024-01-01T00:00:00Z");
     assert_eq!(
-        (r.candidates[1].relation.as_str(), r.candidates[1].hints["hreflang"].as_str()),
+        (r.candidates.get(1).unwrap().relation(), r.candidates.get(1).unwrap().hint("hreflang").unwrap()),
         ("sitemap_alternate", "fr")
     );
 }
@@ -277,7 +277,7 @@ fn extensions_video_news_and_alternates() {
 <image:loc>https://a.example/not-the-page.jpg</image:loc>
 </url></urlset>"#;
     let r = parse(body, "https://a.example/sitemap.xml");
-    let all: Vec<(&str, &str)> = r.candidates.iter().map(|c| (c.relation.as_str(), c.value.as_str())).collect();
+    let all: Vec<(&str, &str)> = r.candidates.iter().map(|c| (c.relation(), c.value())).collect();
     assert_eq!(
         all,
         [
@@ -287,10 +287,10 @@ fn extensions_video_news_and_alternates() {
             ("sitemap_alternate", "https://a.example/de/n?a=1&b=2"),
         ]
     );
-    assert_eq!(r.candidates[0].hints["news_title"], "T & U");
-    assert_eq!(r.candidates[0].hints["news_publication_date"], "2024-01-01");
-    assert_eq!(r.candidates[2].locator, Some(Locator::Xml("/urlset/url[1]/video[1]/player_loc".into())));
-    assert_eq!(r.candidates[3].hints["hreflang"], "de");
+    assert_eq!(r.candidates.get(0).unwrap().hint("news_title").unwrap(), "T & U");
+    assert_eq!(r.candidates.get(0).unwrap().hint("news_publication_date").unwrap(), "2024-01-01");
+    assert_eq!(r.candidates.get(2).unwrap().locator(), Some(Locator::Xml("/urlset/url[1]/video[1]/player_loc".into())));
+    assert_eq!(r.candidates.get(3).unwrap().hint("hreflang").unwrap(), "de");
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn follow_ups_location_and_nested_index() {
     assert_eq!(r.values(CandidateKind::Sitemap).count(), 3);
     let follow: Vec<&str> = r.follow_ups.iter().map(|f| f.url.as_str()).collect();
     assert_eq!(follow, ["https://a.example/maps/one.xml.gz"]);
-    assert_eq!(r.candidates[0].hints["lastmod"], "2024-01-01");
+    assert_eq!(r.candidates.get(0).unwrap().hint("lastmod").unwrap(), "2024-01-01");
     assert_eq!(codes(&r), ["out_of_location", "out_of_location", "duplicate_url"]);
     assert_eq!(r.facts["duplicates"], 1);
 
@@ -344,7 +344,7 @@ fn attribute_and_text_entities() {
     let body = b"<urlset xmlns:xhtml=\"x\"><url><loc><![CDATA[https://a.example/a?b=1&c=2]]>&amp;d=&#51;</loc>\
 <xhtml:link rel=\"alternate\" href=\"https://a.example/&Ouml;\"/><xhtml:link href=\"https://a.example/q?a&b\"/></url></urlset>";
     let r = parse(body, "https://a.example/sitemap.xml");
-    let all: Vec<&str> = r.candidates.iter().map(|c| c.value.as_str()).collect();
+    let all: Vec<&str> = r.candidates.iter().map(|c| c.value()).collect();
     assert_eq!(all, ["https://a.example/a?b=1&c=2&d=3", "https://a.example/q?a&b"]);
     assert_eq!(codes(&r), ["undefined_entity"]);
     assert_eq!(r.errors[0].locator, Some(Locator::Xml("/urlset/url[1]/link[1]".into())));

@@ -21,8 +21,8 @@ fn strings(v: &Value, key: &str) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-fn values(r: &Report, pred: impl Fn(&wellknown_core::Candidate) -> bool) -> BTreeSet<String> {
-    r.candidates.iter().filter(|c| pred(c)).map(|c| c.value.clone()).collect()
+fn values(r: &Report, pred: impl Fn(&wellknown_core::CandidateRef<'_>) -> bool) -> BTreeSet<String> {
+    r.candidates.iter().filter(|c| pred(c)).map(|c| c.value().to_string()).collect()
 }
 
 fn run_case(name: &str) -> Result<(), String> {
@@ -48,7 +48,8 @@ fn run_case(name: &str) -> Result<(), String> {
     if r.kind != kind {
         problems.push(format!("kind: got {}, want {kind}", r.kind));
     }
-    let primary = |c: &wellknown_core::Candidate| c.relation == "sitemap_loc" || c.relation == "sitemap_child";
+    let primary =
+        |c: &wellknown_core::CandidateRef<'_>| c.relation() == "sitemap_loc" || c.relation() == "sitemap_child";
     let locs = values(&r, primary);
     if locs != strings(&expect, "locs") {
         problems.push(format!("locs: got {locs:?}, want {:?}", strings(&expect, "locs")));

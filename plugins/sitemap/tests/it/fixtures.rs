@@ -67,10 +67,13 @@ fn geoconnex_index_of_106_children_with_padded_locs() {
     assert_eq!(r.follow_ups.len(), 106);
     assert!(r.follow_ups.iter().all(|f| f.probe == "sitemap" && f.role == "child_sitemap"));
     // Padded, non-W3C lastmod: kept trimmed as declared, diagnosed (100 kept, 6 counted).
-    assert_eq!(r.candidates[0].hints.get("lastmod").map(String::as_str), Some("2021-10-28 22:36:25.265782"));
+    assert_eq!(r.candidates.get(0).unwrap().hint("lastmod"), Some("2021-10-28 22:36:25.265782"));
     assert_eq!(count(&r, "invalid_lastmod"), 100);
     assert_eq!(r.facts["suppressed_diagnostics"]["invalid_lastmod"], 6);
-    assert_eq!(r.candidates[2].locator, Some(wellknown_core::Locator::Xml("/sitemapindex/sitemap[3]/loc".into())));
+    assert_eq!(
+        r.candidates.get(2).unwrap().locator(),
+        Some(wellknown_core::Locator::Xml("/sitemapindex/sitemap[3]/loc".into()))
+    );
 }
 
 #[test]
@@ -141,15 +144,15 @@ fn ou7line_hreflang_alternates() {
     let r = parse_at("https://ou7line.com/sitemap-en.xml", &[]);
     assert_eq!(r.kind, "urlset");
     assert_eq!(r.values(CandidateKind::Url).filter(|_| true).count(), 26 + 77);
-    let locs: Vec<_> = r.candidates.iter().filter(|c| c.relation == "sitemap_loc").collect();
-    let alts: Vec<_> = r.candidates.iter().filter(|c| c.relation == "sitemap_alternate").collect();
+    let locs: Vec<_> = r.candidates.iter().filter(|c| c.relation() == "sitemap_loc").collect();
+    let alts: Vec<_> = r.candidates.iter().filter(|c| c.relation() == "sitemap_alternate").collect();
     assert_eq!((locs.len(), alts.len()), (26, 77));
-    assert_eq!(locs[0].value, "https://ou7line.com/");
-    assert_eq!(locs[0].hints.get("priority").map(String::as_str), Some("1.0"));
-    assert_eq!(locs[0].hints.get("changefreq").map(String::as_str), Some("weekly"));
-    let fr = alts.iter().find(|c| c.value == "https://fr.ou7line.com/").expect("fr alternate");
-    assert_eq!(fr.hints.get("hreflang").map(String::as_str), Some("fr"));
-    assert_eq!(fr.locator, Some(wellknown_core::Locator::Xml("/urlset/url[1]/link[2]".into())));
+    assert_eq!(locs[0].value(), "https://ou7line.com/");
+    assert_eq!(locs[0].hint("priority"), Some("1.0"));
+    assert_eq!(locs[0].hint("changefreq"), Some("weekly"));
+    let fr = alts.iter().find(|c| c.value() == "https://fr.ou7line.com/").expect("fr alternate");
+    assert_eq!(fr.hint("hreflang"), Some("fr"));
+    assert_eq!(fr.locator(), Some(wellknown_core::Locator::Xml("/urlset/url[1]/link[2]".into())));
     // Alternates on other hosts are legal: never flagged.
     assert!(alts.iter().all(|c| !c.has_flag("out_of_location")));
     assert!(r.valid(), "{:?}", r.errors);
@@ -164,7 +167,7 @@ fn sitemaps_org_own_sitemap() {
     assert_eq!(locs[0], "https://www.sitemaps.org/");
     assert_eq!(locs[83], "https://www.sitemaps.org/zh_TW/terms.html");
     assert!(r.valid(), "{:?}", r.errors);
-    assert_eq!(r.candidates[1].hints.get("lastmod").map(String::as_str), Some("2016-11-21"));
+    assert_eq!(r.candidates.get(1).unwrap().hint("lastmod"), Some("2016-11-21"));
 }
 
 /// Follows the tree from robots.txt as the engine does: follow-ups keyed on URL in a visited set, the
@@ -198,7 +201,7 @@ fn mydripnurse_six_level_index_tree() {
         declared_children += r.values(CandidateKind::Sitemap).count();
         nested += count(&r, "nested_index");
         for c in r.candidates.iter().filter(|c| c.has_flag("out_of_location")) {
-            out_of_location.insert(c.value.clone());
+            out_of_location.insert(c.value().to_string());
         }
         for f in r.follow_ups {
             queue.push_back((f.url, url.clone(), level + 1));

@@ -30,7 +30,7 @@ fn check(body: &[u8], m: &FetchMeta) {
     assert!(["urlset", "sitemapindex", "text", "rss", "atom", "invalid"].contains(&r.kind.as_str()));
     assert_eq!(r.valid(), r.errors.is_empty());
     for c in &r.candidates {
-        let u = Url::parse(&c.value).expect("candidate values are URLs");
+        let u = Url::parse(c.value()).expect("candidate values are URLs");
         assert!(u.scheme() == "http" || u.scheme() == "https");
     }
     let _ = serde_json::to_string(&r).expect("serialisable");
