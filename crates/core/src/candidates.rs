@@ -114,6 +114,7 @@ impl Candidates {
     }
 
     /// Number of candidates.
+    #[inline]
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -130,6 +131,7 @@ impl Candidates {
     }
 
     /// The candidate at `index` (0-based, document order).
+    #[inline]
     pub fn get(&self, index: usize) -> Option<CandidateRef<'_>> {
         self.items.get(index).map(|item| CandidateRef { list: self, item })
     }
@@ -155,6 +157,7 @@ impl Candidates {
     }
 
     /// True when `more` bytes of strings and one more hint and flag still fit.
+    #[inline]
     fn fits(&self, more: usize) -> bool {
         self.text.len().saturating_add(more) <= MAX_TEXT_BYTES
             && self.hints.len() < u32::MAX as usize
@@ -206,6 +209,7 @@ impl Candidates {
     /// a builder to add them. Allocates nothing once the list's buffers have grown: the path for
     /// documents that declare many candidates. On a full list (see [`Candidates::dropped`]) the
     /// candidate is not stored and the builder does nothing.
+    #[inline]
     pub fn start(&mut self, kind: CandidateKind, relation: &'static str, value: &str) -> CandidateBuilder<'_> {
         // Room for the value, the relation, an XML path and a few hints.
         if !self.fits(value.len() + relation.len() + 4096) {
@@ -282,6 +286,7 @@ impl Candidates {
     }
 
     /// Copies `s` into the text. Callers checked [`Candidates::fits`] first.
+    #[inline]
     fn own(&mut self, s: &str) -> Text {
         let start = index(self.text.len());
         self.text.push_str(s);
@@ -290,6 +295,7 @@ impl Candidates {
 
     /// A constant string: copied into the text the first time it is seen (by address) among the
     /// last few constants, shared afterwards.
+    #[inline]
     fn own_static(&mut self, s: &'static str) -> Text {
         let key = s.as_ptr() as usize;
         let cache = &mut self.statics;
@@ -316,17 +322,20 @@ impl Candidates {
         }
     }
 
+    #[inline]
     fn str(&self, t: Text) -> &str {
         text_of(&self.text, t)
     }
 }
 
 /// `n` as an offset; callers keep every length under `u32::MAX` ([`Candidates::fits`]).
+#[inline]
 fn index(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The string of `t` over `text` (a free function so it can borrow `text` alone).
+#[inline]
 fn text_of(text: &str, t: Text) -> &str {
     let start = t.start as usize;
     text.get(start..start + t.len as usize).unwrap_or_default()
@@ -350,6 +359,7 @@ impl CandidateBuilder<'_> {
 
     /// Sets an XML element path locator (`/urlset/url[2]/loc`) that `write` appends to the string it
     /// is given, without building a `String` of its own.
+    #[inline]
     pub fn xml_locator(&mut self, write: impl FnOnce(&mut String)) -> &mut Self {
         if self.active {
             let start = self.list.text.len();
@@ -363,6 +373,7 @@ impl CandidateBuilder<'_> {
     }
 
     /// Adds hint `key` = `value` (a later value for the same key replaces the earlier one).
+    #[inline]
     pub fn hint(&mut self, key: &'static str, value: &str) -> &mut Self {
         if !self.active || !self.list.fits(key.len() + value.len()) {
             return self;
@@ -402,6 +413,7 @@ impl CandidateBuilder<'_> {
     }
 
     /// Adds `flag` (once).
+    #[inline]
     pub fn flag(&mut self, flag: &'static str) -> &mut Self {
         if !self.active || !self.list.fits(flag.len()) {
             return self;
@@ -429,11 +441,13 @@ impl<'a> CandidateRef<'a> {
     }
 
     /// The relation's name (`sitemap_loc`, `robots_disallow`, `token_endpoint`, ...).
+    #[inline]
     pub fn relation(&self) -> &'a str {
         self.list.str(self.item.relation)
     }
 
     /// The normalised value.
+    #[inline]
     pub fn value(&self) -> &'a str {
         self.list.str(self.item.value)
     }

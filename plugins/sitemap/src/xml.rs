@@ -15,6 +15,7 @@ use crate::codes;
 use crate::emit::{Emitter, shown};
 use crate::input::Source;
 use crate::model::{Format, Hints, Place, Relation, Visitor, push_u32};
+use crate::utf8_window::Utf8Window;
 use crate::values::{
     RefValue, is_changefreq, is_priority, is_w3c_datetime, push_utf8, resolve_ref, same_bytes, starts_with_bytes, trim,
     unescape_into,
@@ -312,9 +313,10 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 // Both feed the same handlers with the same events, so the result is the same as a
                 // quick-xml pass over the whole document.
                 let mut pos = 0usize;
+                let mut text = Utf8Window::new(bytes);
                 while !self.done && !self.em.stop {
                     if self.root.is_some() {
-                        pos = self.fast(bytes, pos);
+                        pos = self.fast(bytes, &mut text, pos);
                         if self.done || self.em.stop {
                             break;
                         }
@@ -376,8 +378,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// for it: text without references (`Event::Text`), start, empty and end tags whose names are
     /// made of `[A-Za-z0-9:._-]` and that carry no attribute nor whitespace. Stops at the first
     /// `<` or `&` that starts anything else (returning its position, for quick-xml to read), or at
-    /// the end of the input (`Event::Eof`).
-    fn fast(&mut self, b: &[u8], mut pos: usize) -> usize {
+    /// the end of the input (`Event::Eof`). `text` checks field text of `b` as UTF-8.
+    fn fast(&mut self, b: &[u8], text: &mut Utf8Window<'_>, mut pos: usize) -> usize {
         while !self.done && !self.em.stop {
             let rest = b.get(pos..).unwrap_or_default();
             match rest.first() {
@@ -399,7 +401,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                             pos += from + len + 1;
                         }
                         (false, Some(b'>'), _) => {
-                            if let Some(n) = self.leaf(rest, name, from + len + 1) {
+                            if let Some(n) = self.leaf(rest, (text, pos), name, from + len + 1) {
                                 pos += n;
                             } else {
                                 self.start(name, None, false);
@@ -721,8 +723,15 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// `None` when the element is not that simple (then it is read tag by tag). The effect is that of
     /// the start, text and end events: a field captured and finished, or nothing (an element the
     /// format ignores). The element paths of depths beyond 2 are not recorded (nothing reads them in
-    /// these formats, whose entries are at depth 2).
-    fn leaf(&mut self, rest: &[u8], name: &[u8], after: usize) -> Option<usize> {
+    /// these formats, whose entries are at depth 2). `text` checks UTF-8 over the body, of which
+    /// `rest` starts at offset `pos`.
+    fn leaf(
+        &mut self,
+        rest: &[u8],
+        (text, pos): (&mut Utf8Window<'_>, usize),
+        name: &[u8],
+        after: usize,
+    ) -> Option<usize> {
         let root = self.root?;
         let d = self.depth + 1;
         let entry = self.entry.as_ref()?;
@@ -757,7 +766,12 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 let overflow = raw.len() > self.em.limits.max_value_bytes;
                 self.text.clear();
                 if !overflow {
-                    match std::str::from_utf8(raw) {
+                    let from = pos + after;
+                    let checked = match text.get(from, from + text_len) {
+                        Some(t) => Ok(t),
+                        None => std::str::from_utf8(raw),
+                    };
+                    match checked {
                         Ok(t) => self.text.push_str(t),
                         Err(_) => {
                             // Invalid UTF-8 is replaced and diagnosed by the text handler.
