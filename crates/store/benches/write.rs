@@ -43,6 +43,7 @@ fn writes() -> Vec<Write> {
             valid: Some(true),
             facts: "{}".into(),
             via: String::new(),
+            not_attempted: false,
         }));
         for i in 0..PER_DOC {
             // The second half repeats the previous document's first half.

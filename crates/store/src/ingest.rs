@@ -39,6 +39,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             valid: d.valid,
             facts: json(&d.facts),
             via: d.via.clone().unwrap_or_default(),
+            not_attempted: d.not_attempted,
         })],
         Record::Diagnostic(d) => vec![Write::Diagnostic(DiagnosticWrite {
             probe: d.probe.clone(),

@@ -124,6 +124,9 @@ pub struct DocumentRow {
     pub facts: String,
     /// Virtual-host address the request went to ("" when resolved normally).
     pub via: String,
+    /// Not requested: its origin had failed at the connection level earlier in the unit (DNS,
+    /// refused, timeout, TLS), so the failure was recorded without another attempt.
+    pub not_attempted: bool,
 }
 
 impl DocumentRow {

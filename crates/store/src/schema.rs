@@ -5,8 +5,13 @@
 //! idempotent: a resumed scan re-applying a unit's records changes nothing. Evidence is
 //! append-only: no statement of this crate updates or deletes an evidence row.
 
-/// The schema version this crate writes (`PRAGMA user_version`).
-pub const VERSION: i64 = 1;
+/// The schema version this crate writes (`PRAGMA user_version`). Version 2 added
+/// `documents.not_attempted`; a version 1 store is upgraded in place when opened ([`UPGRADES`]).
+pub const VERSION: i64 = 2;
+
+/// The statements that bring a store of version `n - 1` to version `n`, for each `n` after 1.
+pub const UPGRADES: &[(i64, &str)] =
+    &[(2, "ALTER TABLE documents ADD COLUMN not_attempted INTEGER NOT NULL DEFAULT 0;")];
 
 /// Creates every table and index of [`VERSION`].
 pub const CREATE: &str = r#"
@@ -51,6 +56,7 @@ CREATE TABLE IF NOT EXISTS documents (
     valid           INTEGER,
     facts           TEXT NOT NULL,
     via             TEXT NOT NULL DEFAULT '',
+    not_attempted   INTEGER NOT NULL DEFAULT 0,
     UNIQUE (scan_id, probe, requested_url, via)
 );
 CREATE INDEX IF NOT EXISTS documents_by_url ON documents (scan_id, probe, url);

@@ -96,6 +96,12 @@ impl SqliteStore {
                 schema::VERSION
             )));
         }
+        if version >= 1 {
+            for (to, sql) in schema::UPGRADES.iter().filter(|(to, _)| *to > version) {
+                conn.execute_batch(sql)
+                    .map_err(|e| StoreError::new(format!("upgrading the store to schema version {to}: {e}")))?;
+            }
+        }
         conn.execute_batch(schema::CREATE)?;
         conn.pragma_update(None, "user_version", schema::VERSION)?;
         Ok(SqliteStore { conn, cache: IdCache::default() })
@@ -137,15 +143,16 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
                 .prepare_cached(
                     "INSERT INTO documents (scan_id, origin, probe, role, hop, requested_url, url, status,
                        redirect_chain, content_type, size, sha256, truncated, fetched_at, failure_class,
-                       failure_message, kind, valid, facts, via)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                       failure_message, kind, valid, facts, via, not_attempted)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
                      ON CONFLICT (scan_id, probe, requested_url, via) DO UPDATE SET
                        origin = excluded.origin, role = excluded.role, hop = excluded.hop, url = excluded.url,
                        status = excluded.status, redirect_chain = excluded.redirect_chain,
                        content_type = excluded.content_type, size = excluded.size, sha256 = excluded.sha256,
                        truncated = excluded.truncated, fetched_at = excluded.fetched_at,
                        failure_class = excluded.failure_class, failure_message = excluded.failure_message,
-                       kind = excluded.kind, valid = excluded.valid, facts = excluded.facts
+                       kind = excluded.kind, valid = excluded.valid, facts = excluded.facts,
+                       not_attempted = excluded.not_attempted
                      RETURNING id",
                 )?
                 .query_row(
@@ -169,7 +176,8 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
                         d.kind,
                         d.valid,
                         d.facts,
-                        d.via
+                        d.via,
+                        d.not_attempted
                     ],
                     |r| r.get(0),
                 )?;
@@ -501,7 +509,8 @@ impl Store for SqliteStore {
         let mut documents = Vec::new();
         let mut stmt = c.prepare(
             "SELECT id, scan_id, origin, probe, role, hop, requested_url, url, status, redirect_chain, content_type,
-                    size, sha256, truncated, fetched_at, failure_class, failure_message, kind, valid, facts, via
+                    size, sha256, truncated, fetched_at, failure_class, failure_message, kind, valid, facts, via,
+                    not_attempted
              FROM documents ORDER BY id",
         )?;
         for row in stmt.query_map([], |r| {
@@ -527,6 +536,7 @@ impl Store for SqliteStore {
                 valid: r.get(18)?,
                 facts: r.get(19)?,
                 via: r.get(20)?,
+                not_attempted: r.get(21)?,
             })
             .and_then(|d| Ok((d, r.get::<_, String>(14)?)))
         })? {

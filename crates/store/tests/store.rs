@@ -376,3 +376,34 @@ fn out_of_scope_values_have_that_status_without_a_verdict() {
     assert_eq!(rows.len(), 1);
     assert_eq!((rows[0].value.as_str(), rows[0].in_scope), ("https://other.example/s.xml", Some(false)));
 }
+
+#[test]
+fn a_version_1_store_is_upgraded_and_keeps_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    {
+        // A store as version 1 wrote it: no `documents.not_attempted`.
+        let mut s = SqliteStore::open(&path).unwrap();
+        let id = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+        s.write(id, &writes(&first_scan())).unwrap();
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch("ALTER TABLE documents DROP COLUMN not_attempted; PRAGMA user_version = 1;").unwrap();
+    }
+    let mut s = SqliteStore::open(&path).unwrap();
+    let version: i64 =
+        rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, wellknown_store::SCHEMA_VERSION);
+    let g = s.load().unwrap();
+    assert_eq!(g.documents.len(), 2, "the version 1 rows are kept");
+    assert!(g.documents.iter().all(|d| !d.not_attempted));
+    // The upgraded store records documents that were not attempted.
+    let Record::Document(mut d) = doc("https://a.example/.well-known/security.txt", "security.txt", None, T1) else {
+        unreachable!()
+    };
+    d.not_attempted = true;
+    let id = s.scans().unwrap()[0].id;
+    s.write(id, &writes(&[Record::Document(d)])).unwrap();
+    let g = s.load().unwrap();
+    let skipped: Vec<&str> = g.documents.iter().filter(|d| d.not_attempted).map(|d| d.probe.as_str()).collect();
+    assert_eq!(skipped, ["security.txt"]);
+}
