@@ -123,6 +123,9 @@ fn node_json(v: &View<'_>, n: &NodeRow) -> Value {
                 "probe": d.probe, "status": d.status, "failure": d.failure_class, "kind": d.kind,
                 "valid": d.valid, "sha256": d.sha256, "scan": d.scan, "fetched_at": d.fetched_at,
             });
+            if d.not_attempted {
+                o["document"]["not_attempted"] = json!(true);
+            }
         }
     } else {
         o["confidence"] = json!(v.node_confidence.get(&n.id).copied().unwrap_or(0.0));
