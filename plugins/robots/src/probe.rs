@@ -115,8 +115,9 @@ fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new("robots", &meta.url, "robots");
     report.fact("availability", Availability::Available.as_str());
     report.fact("crawl_policy", Availability::Available.crawl_policy());
-    // The request is what counts: RFC 9309 lets the file itself be reached through redirects.
-    if meta.requested_url.path() != "/robots.txt" {
+    // The request is what counts: RFC 9309 lets the file itself be reached through redirects. The
+    // path is compared once normalised (RFC 3986 6.2.2.2: `%72obots.txt` is `robots.txt`).
+    if normalize(meta.requested_url.path().as_bytes(), Side::Path) != "/robots.txt" {
         report.warn(
             codes::WRONG_LOCATION,
             format!(

@@ -288,3 +288,20 @@ fn a_file_requested_elsewhere_than_robots_txt_is_diagnosed() {
     assert!(!r.has_code("wrong_location"), "{:?}", r.warnings);
     assert!(!RobotsProbe.interpret(body, &meta("https://a.example/robots.txt", None)).has_code("wrong_location"));
 }
+
+#[test]
+fn the_location_is_compared_after_decoding_unreserved_characters() {
+    // RFC 3986 6.2.2.2: %72 is `r`, %2E is `.`, in either hex case: still /robots.txt.
+    let body = b"User-agent: *\nDisallow: /private/\n";
+    for same in
+        ["https://a.example/%72obots.txt", "https://a.example/robots%2etxt", "https://a.example/%72%6F%62ots.txt"]
+    {
+        let r = RobotsProbe.interpret(body, &meta(same, Some("text/plain")));
+        assert!(!r.has_code("wrong_location"), "{same}: {:?}", r.warnings);
+    }
+    // Reserved characters stay encoded (%2F is no `/`), and case matters in a path.
+    for other in ["https://a.example/%2Frobots.txt", "https://a.example/Robots.txt", "https://a.example/%52obots.txt"] {
+        let r = RobotsProbe.interpret(body, &meta(other, Some("text/plain")));
+        assert!(r.has_code("wrong_location"), "{other}: {:?}", r.warnings);
+    }
+}
