@@ -11,8 +11,11 @@
 //! | `192.0.2.7` | that IP literal |
 //! | `!rule` or `-rule` | exclusion: never in scope, whatever else matches |
 //!
-//! Refused, as matching everything: an empty rule, `*` (or `*` anywhere but a leading `*.`), a
-//! wildcard over a public suffix (`*.com`, `*.co.uk`), and `/0` blocks.
+//! Inclusions refused, as matching everything or nearly: an empty rule, `*` (or `*` anywhere but a
+//! leading `*.`), a wildcard over a public suffix (`*.com`, `*.co.uk`), and IP blocks wider than
+//! /[`MIN_IPV4_PREFIX`] (IPv4) or /[`MIN_IPV6_PREFIX`] (IPv6), `/0` included. An exclusion cannot
+//! widen a scan, so exclusions may be that wide: `!*` (every host), `!*.com`, `!0.0.0.0/0`.
+//! A refused rule is quoted as given, `!` included.
 //!
 //! With no rule given, the scope is the registrable domain (public suffix list) of each target with
 //! all its subdomains (`*.example.co.uk` for `www.example.co.uk`), and exactly the IP for IP targets.
@@ -37,40 +40,54 @@ pub enum ScopeRule {
     DomainTree(String),
     /// IP literals inside this network.
     Net(IpNet),
+    /// Every host (`*`): only accepted as an exclusion (`!*`), see [`ScopeRule::parse_exclusion`].
+    AnyHost,
 }
 
+/// The shortest prefix length of an IPv4 inclusion block (`10.0.0.0/8` is the widest accepted).
+pub const MIN_IPV4_PREFIX: u8 = 8;
+
+/// The shortest prefix length of an IPv6 inclusion block (`2001::/16` is the widest accepted).
+pub const MIN_IPV6_PREFIX: u8 = 16;
+
 impl ScopeRule {
-    /// Parses one rule (without the exclusion prefix).
+    /// Parses one inclusion rule (without the exclusion prefix).
     ///
-    /// Errors: [`ScopeError`] when the text is not a host, wildcard domain, IP or CIDR, or is a rule
-    /// that would match everything: empty, `*` (or a `*` anywhere but a leading `*.`), a wildcard
-    /// over a public suffix (`*.com`, `*.co.uk`), or a `/0` block.
+    /// Errors: [`ScopeError`] (quoting `text`) when the text is not a host, wildcard domain, IP or
+    /// CIDR, names more than a host (a path, a port), or is a rule that would match everything or
+    /// nearly: empty, `*` (or a `*` anywhere but a leading `*.`), a wildcard over a public suffix
+    /// (`*.com`, `*.co.uk`), or an IP block wider than /[`MIN_IPV4_PREFIX`] (IPv4) or
+    /// /[`MIN_IPV6_PREFIX`] (IPv6).
     pub fn parse(text: &str) -> Result<ScopeRule, ScopeError> {
         let t = text.trim();
-        if rejection(t).is_some() {
+        if rejection(t, false).is_some() {
             return Err(ScopeError(t.to_string()));
         }
-        if t.contains('/') && !t.contains("://") {
-            return t.parse::<IpNet>().map(ScopeRule::Net).map_err(|_| ScopeError(t.to_string()));
+        parse_rule(t).ok_or_else(|| ScopeError(t.to_string()))
+    }
+
+    /// Parses one exclusion rule (the text after `!`). An exclusion cannot widen a scan, so the
+    /// rules [`ScopeRule::parse`] refuses as too wide are accepted: `*` (also `*.*`) is
+    /// [`ScopeRule::AnyHost`], `*.com` every domain under `com`, `0.0.0.0/0` every IPv4 address.
+    ///
+    /// Errors: [`ScopeError`] (quoting `!text`) when the text is empty, not a host, wildcard domain,
+    /// IP or CIDR, names more than a host, or holds a `*` elsewhere than alone or as a leading `*.`.
+    pub fn parse_exclusion(text: &str) -> Result<ScopeRule, ScopeError> {
+        let t = text.trim();
+        let err = || ScopeError(format!("!{t}"));
+        if rejection(t, true).is_some() {
+            return Err(err());
         }
-        if let Some(rest) = t.strip_prefix("*.").or_else(|| t.strip_prefix('.')) {
-            return match Host::parse(rest) {
-                Ok(Host::Domain(d)) => Ok(ScopeRule::DomainTree(d)),
-                _ => Err(ScopeError(t.to_string())),
-            };
+        if every_host(t) {
+            return Ok(ScopeRule::AnyHost);
         }
-        // Accept a URL or origin too (`https://a.example/`): its host.
-        let host = if t.contains("://") {
-            Origin::parse_target(t).map(|o| o.host().clone()).map_err(|_| ScopeError(t.to_string()))?
-        } else {
-            Host::parse(t).map_err(|_| ScopeError(t.to_string()))?
-        };
-        Ok(ScopeRule::Host(host))
+        parse_rule(t).ok_or_else(err)
     }
 
     /// True when `host` matches this rule.
     pub fn matches(&self, host: &Host) -> bool {
         match (self, host) {
+            (ScopeRule::AnyHost, _) => true,
             (ScopeRule::Host(h), _) => h == host,
             (ScopeRule::DomainTree(d), Host::Domain(name)) => {
                 name == d
@@ -84,38 +101,72 @@ impl ScopeRule {
     }
 }
 
+/// True for a bare rule made of `*` and dots only (`*`, `*.*`): every host.
+fn every_host(t: &str) -> bool {
+    !t.is_empty() && !t.contains("://") && t.split('.').all(|l| l.is_empty() || l == "*")
+}
+
+/// The rule a text names once [`rejection`] has let it through; None when it is no host,
+/// wildcard domain, IP or CIDR.
+fn parse_rule(t: &str) -> Option<ScopeRule> {
+    if t.contains('/') && !t.contains("://") {
+        return t.parse::<IpNet>().ok().map(ScopeRule::Net);
+    }
+    if let Some(rest) = t.strip_prefix("*.").or_else(|| t.strip_prefix('.')) {
+        return match Host::parse(rest) {
+            Ok(Host::Domain(d)) => Some(ScopeRule::DomainTree(d)),
+            _ => None,
+        };
+    }
+    // Accept a URL or origin too (`https://a.example/`): its host.
+    let host = if t.contains("://") {
+        Origin::parse_target(t).ok().map(|o| o.host().clone())?
+    } else {
+        Host::parse(t).ok()?
+    };
+    Some(ScopeRule::Host(host))
+}
+
 impl fmt::Display for ScopeRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScopeRule::Host(h) => write!(f, "{}", h.name()),
             ScopeRule::DomainTree(d) => write!(f, "*.{d}"),
             ScopeRule::Net(n) => write!(f, "{n}"),
+            ScopeRule::AnyHost => write!(f, "*"),
         }
     }
 }
 
-/// A scope rule that could not be parsed.
+/// A scope rule that could not be parsed: the rule as given (an exclusion with its `!` or `-`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScopeError(pub String);
 
 impl fmt::Display for ScopeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid scope rule {:?}", self.0)?;
-        if let Some(why) = rejection(&self.0) {
+        let t = self.0.trim();
+        let why = match t.strip_prefix('!').or_else(|| t.strip_prefix('-')) {
+            Some(excluded) => rejection(excluded.trim(), true),
+            None => rejection(t, false),
+        };
+        if let Some(why) = why {
             write!(f, ": {why}")?;
         }
         write!(
             f,
             " (accepted: a host `www.example.com` or its origin `https://www.example.com`, a domain and its \
-             subdomains `*.example.com`, an IP `192.0.2.7`, a CIDR block `192.0.2.0/24`; prefix `!` to \
-             exclude, e.g. `!admin.example.com`)"
+             subdomains `*.example.com`, an IP `192.0.2.7`, a CIDR block `192.0.2.0/24` (/{MIN_IPV4_PREFIX} or \
+             narrower for IPv4, /{MIN_IPV6_PREFIX} or narrower for IPv6); prefix `!` to exclude, e.g. \
+             `!admin.example.com`, as widely as `!*`)"
         )
     }
 }
 
-/// Why a rule text (without its `!` prefix) is refused although it may parse: it is empty, or
-/// would match every host, every address or a whole public suffix. None for other texts.
-fn rejection(t: &str) -> Option<&'static str> {
+/// Why a rule text (without its `!` prefix; `exclusion` tells which it was) is refused although it
+/// may parse: it is empty or names more than a host, or, as an inclusion, would match every host,
+/// a whole public suffix or a large share of all addresses. None for other texts.
+fn rejection(t: &str, exclusion: bool) -> Option<&'static str> {
     if t.is_empty() {
         return Some("empty rule");
     }
@@ -147,11 +198,17 @@ fn rejection(t: &str) -> Option<&'static str> {
         }
         None => (t, t.strip_prefix("*.").or_else(|| t.strip_prefix('.')).unwrap_or(t)),
     };
-    if name.split('.').all(|l| l.is_empty() || l == "*") {
+    if exclusion && every_host(t) {
+        return None;
+    }
+    if !exclusion && name.split('.').all(|l| l.is_empty() || l == "*") {
         return Some("it would match every host; name the hosts or domains to scan");
     }
     if name.contains('*') {
         return Some("a wildcard is accepted only as a leading `*.` before a domain");
+    }
+    if exclusion {
+        return None;
     }
     if name.len() < host.len() && !name.contains(':') && name.parse::<IpAddr>().is_err() {
         let lower = name.trim_end_matches('.').to_ascii_lowercase();
@@ -162,8 +219,21 @@ fn rejection(t: &str) -> Option<&'static str> {
             return Some("a wildcard over a public suffix would match every domain registered under it");
         }
     }
-    if !t.contains("://") && t.ends_with("/0") && t.parse::<IpNet>().is_ok() {
-        return Some("a /0 block would match every address");
+    if !t.contains("://")
+        && let Ok(net) = t.parse::<IpNet>()
+    {
+        return match net {
+            _ if net.prefix_len() == 0 => Some("a /0 block would match every address"),
+            IpNet::V4(n) if n.prefix_len() < MIN_IPV4_PREFIX => Some(
+                "an IPv4 inclusion block is accepted up to /8 (16,777,216 addresses); a wider one would match a \
+                 large share of all addresses",
+            ),
+            IpNet::V6(n) if n.prefix_len() < MIN_IPV6_PREFIX => Some(
+                "an IPv6 inclusion block is accepted up to /16; a wider one would match a large share of all \
+                 addresses",
+            ),
+            _ => None,
+        };
     }
     None
 }
@@ -178,9 +248,10 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// Parses rules as given on the command line (`!` or `-` prefix = exclusion).
+    /// Parses rules as given on the command line (`!` or `-` prefix = exclusion, read by
+    /// [`ScopeRule::parse_exclusion`]; others by [`ScopeRule::parse`]).
     ///
-    /// Errors: the first rule that does not parse.
+    /// Errors: the first rule that does not parse, quoted as given (with its `!`).
     pub fn parse<S: AsRef<str>>(rules: &[S]) -> Result<Scope, ScopeError> {
         let mut scope = Scope::default();
         for r in rules {
@@ -189,7 +260,7 @@ impl Scope {
                 continue;
             }
             if let Some(ex) = r.strip_prefix('!').or_else(|| r.strip_prefix('-')) {
-                scope.exclude.push(ScopeRule::parse(ex)?);
+                scope.exclude.push(ScopeRule::parse_exclusion(ex).map_err(|_| ScopeError(r.to_string()))?);
             } else {
                 scope.include.push(ScopeRule::parse(r)?);
             }
@@ -253,10 +324,11 @@ impl Scope {
     pub fn excluded_networks(&self) -> Vec<IpNet> {
         self.exclude
             .iter()
-            .filter_map(|r| match r {
-                ScopeRule::Net(n) => Some(*n),
-                ScopeRule::Host(h) => h.ip().map(IpNet::from),
-                ScopeRule::DomainTree(_) => None,
+            .flat_map(|r| match r {
+                ScopeRule::Net(n) => vec![*n],
+                ScopeRule::Host(h) => h.ip().map(IpNet::from).into_iter().collect(),
+                ScopeRule::DomainTree(_) => Vec::new(),
+                ScopeRule::AnyHost => ["0.0.0.0/0", "::/0"].iter().filter_map(|n| n.parse().ok()).collect(),
             })
             .collect()
     }
@@ -342,10 +414,8 @@ mod tests {
             let e = ScopeRule::parse(bad).expect_err(bad);
             let msg = e.to_string();
             assert!(msg.contains("accepted: a host") && msg.contains("prefix `!` to exclude"), "{msg}");
-            assert!(rejection(bad.trim()).is_some(), "{bad}: {msg}");
+            assert!(rejection(bad.trim(), false).is_some(), "{bad}: {msg}");
         }
-        let e = Scope::parse(&["!*"]).unwrap_err().to_string();
-        assert!(e.contains("would match every host"), "{e}");
         assert!(ScopeRule::parse("*.com").unwrap_err().to_string().contains("public suffix"));
         assert!(ScopeRule::parse("0.0.0.0/0").unwrap_err().to_string().contains("every address"));
         assert!(ScopeRule::parse("a*.example.com").unwrap_err().to_string().contains("leading `*.`"));
@@ -375,6 +445,71 @@ mod tests {
         {
             assert!(ScopeRule::parse(good).is_ok(), "{good}");
         }
+    }
+
+    #[test]
+    fn exclusions_may_be_as_wide_as_they_like() {
+        // An exclusion cannot widen a scan: every host, a public suffix, every address.
+        let s = Scope::parse(&["*.example.org", "192.0.2.0/24", "2001:db8::/32", "!*.com", "!0.0.0.0/0"]).unwrap();
+        assert!(s.contains_host(&host("www.example.org")));
+        assert!(!s.contains_host(&host("192.0.2.9")), "every IPv4 literal excluded");
+        assert!(s.contains_host(&host("2001:db8::1")));
+        assert_eq!(s.excludes(), [ScopeRule::DomainTree("com".into()), ScopeRule::Net("0.0.0.0/0".parse().unwrap())]);
+        let s = Scope::parse(&["*.example.org", "!*.co.uk", "!::/0"]).unwrap();
+        assert!(!s.contains_host(&host("a.b.co.uk")));
+        assert!(!s.contains_host(&host("2001:db8::1")));
+        for every in ["!*", "-*", "! *"] {
+            let s = Scope::parse(&["*.example.org", every]).unwrap();
+            assert_eq!(s.excludes(), [ScopeRule::AnyHost], "{every}");
+            assert!(!s.contains_host(&host("www.example.org")), "{every}");
+            assert!(!s.contains_host(&host("192.0.2.1")), "{every}");
+            let nets: Vec<String> = s.excluded_networks().iter().map(ToString::to_string).collect();
+            assert_eq!(nets, ["0.0.0.0/0", "::/0"], "{every}: never connected to");
+        }
+        // Stored as text and read back (the plan of a scan keeps its rules as `!rule`).
+        let s = Scope::parse(&["*.example.org", "!*", "!*.com", "!0.0.0.0/0", "!0.0.0.0/1"]).unwrap();
+        let text: Vec<String> = s.excludes().iter().map(|r| format!("!{r}")).collect();
+        assert_eq!(text, ["!*", "!*.com", "!0.0.0.0/0", "!0.0.0.0/1"]);
+        assert_eq!(Scope::parse(&text).unwrap().excludes(), s.excludes());
+        // As inclusions they are still refused.
+        assert!(ScopeRule::parse("*").is_err());
+        assert!(Scope::parse(&["*.com"]).is_err());
+    }
+
+    #[test]
+    fn a_refused_rule_is_quoted_as_given() {
+        for (given, why) in [
+            ("!", "empty rule"),
+            ("!https://a.example/admin/", "scope is per host"),
+            ("!a.example:8443", "scope is per host"),
+            ("!www.*.example.com", "leading `*.`"),
+            ("-exa mple.com", ""),
+        ] {
+            let e = Scope::parse(&["*.example.com", given]).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("invalid scope rule {given:?}")), "{given}: {e}");
+            assert!(e.contains(why), "{given}: {e}");
+        }
+        let e = Scope::parse(&["*.com"]).unwrap_err().to_string();
+        assert!(e.starts_with("invalid scope rule \"*.com\": a wildcard over a public suffix"), "{e}");
+    }
+
+    #[test]
+    fn inclusion_blocks_have_a_minimum_prefix_length() {
+        for wide in ["0.0.0.0/1", "128.0.0.0/1", "10.0.0.0/7", "0.0.0.0/4"] {
+            let e = ScopeRule::parse(wide).expect_err(wide).to_string();
+            assert!(e.contains("an IPv4 inclusion block is accepted up to /8"), "{wide}: {e}");
+            assert!(e.contains("/8 or narrower for IPv4, /16 or narrower for IPv6"), "{wide}: {e}");
+        }
+        for wide in ["::/1", "8000::/1", "2000::/3", "fc00::/7", "2001::/15"] {
+            let e = ScopeRule::parse(wide).expect_err(wide).to_string();
+            assert!(e.contains("an IPv6 inclusion block is accepted up to /16"), "{wide}: {e}");
+        }
+        for narrow in ["10.0.0.0/8", "172.16.0.0/12", "2001::/16", "fd00:1::/32", "192.0.2.7/32"] {
+            assert!(ScopeRule::parse(narrow).is_ok(), "{narrow}");
+        }
+        assert_eq!((MIN_IPV4_PREFIX, MIN_IPV6_PREFIX), (8, 16));
+        // Exclusions have no minimum.
+        assert!(Scope::parse(&["*.example.com", "!0.0.0.0/1", "!::/1"]).is_ok());
     }
 
     #[test]

@@ -27,23 +27,70 @@ fn refused(args: &[&str], needles: &[&str]) {
 #[test]
 fn rules_matching_everything_are_refused_with_the_accepted_forms() {
     let base = ["scan", "--no-store", "--scope"];
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 11] = [
         ("*", "would match every host"),
         ("*.*", "would match every host"),
-        ("!*", "would match every host"),
         ("*.com", "public suffix"),
         ("*.co.uk", "public suffix"),
         ("0.0.0.0/0", "every address"),
         ("::/0", "every address"),
+        ("0.0.0.0/1", "an IPv4 inclusion block is accepted up to /8"),
+        ("128.0.0.0/1", "an IPv4 inclusion block is accepted up to /8"),
+        ("::/1", "an IPv6 inclusion block is accepted up to /16"),
         ("www.*.example.com", "leading `*.`"),
         ("", "empty rule"),
     ];
     for (rule, why) in cases {
         let mut args = base.to_vec();
         args.extend([rule, "https://www.example.com"]);
-        refused(&args, &[why, &format!("{:?}", rule.trim_start_matches('!'))]);
+        refused(
+            &args,
+            &[why, &format!("invalid scope rule {rule:?}"), "/8 or narrower for IPv4, /16 or narrower for IPv6"],
+        );
     }
     refused(&["scan", "--no-store", "--scope", "exa mple.com", "https://www.example.com"], &[]);
+}
+
+#[test]
+fn refused_exclusions_are_quoted_with_their_bang() {
+    for (rule, why) in [
+        ("!https://www.example.com/admin/", "scope is per host"),
+        ("!www.example.com:8443", "scope is per host"),
+        ("!www.*.example.com", "leading `*.`"),
+        ("!", "empty rule"),
+    ] {
+        refused(
+            &["scan", "--no-store", "--scope", rule, "https://www.example.com"],
+            &[why, &format!("invalid scope rule {rule:?}")],
+        );
+    }
+}
+
+#[test]
+fn exclusions_matching_everything_are_accepted() {
+    // An exclusion cannot widen a scan: excluding every .com host or every IPv6 address leaves
+    // internet.nl (reached over IPv4 loopback) in the default scope.
+    for rule in ["!*.com", "!::/0", "!*.co.uk"] {
+        let (code, records, stderr) = scan(&["--scope", rule, "--probe", "robots", "https://internet.nl"]);
+        assert_eq!(code, 0, "{rule}: {stderr}");
+        let doc = common::document(&records, "https://internet.nl/robots.txt").expect("robots.txt fetched");
+        assert_eq!(doc["status"], 200, "{rule}: {doc}");
+    }
+    // Excluding every host or every IPv4 address leaves nothing to scan: the targets are out of
+    // scope or refused at connection time, and nothing is requested.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites");
+    let server = common::own_server(&root);
+    for rule in ["!*", "!0.0.0.0/0"] {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, _, stderr) = common::scan_in(
+            dir.path(),
+            &server,
+            &["--no-store", "--no-verify", "--depth", "0", "--scope", rule, "--probe", "robots", "https://internet.nl"],
+        );
+        assert_eq!(code, 2, "{rule}: {stderr}");
+        assert!(!stderr.contains("invalid scope rule"), "{rule}: accepted: {stderr}");
+    }
+    assert!(common::requests_to(&server, "internet.nl").is_empty(), "nothing requested");
 }
 
 #[test]
