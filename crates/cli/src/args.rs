@@ -61,18 +61,18 @@ pub struct ScanArgs {
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
     /// Origins scanned in parallel (1 to 10000).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]
     pub concurrency: Option<usize>,
     /// Maximum concurrent requests to one host (1 to 100).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = per_host_value)]
     pub per_host: Option<usize>,
     /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000.
     #[arg(long, value_name = "RATE", allow_negative_numbers = true)]
     pub rate: Option<f64>,
-    /// Connect timeout in seconds (more than 0, at most 3600).
+    /// Connect timeout in seconds (0.001 to 3600).
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub connect_timeout: Option<f64>,
-    /// Total timeout per request in seconds (more than 0, at most 3600).
+    /// Total timeout per request in seconds (0.001 to 3600).
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// User-Agent header.
@@ -92,7 +92,7 @@ pub struct ScanArgs {
     #[arg(long, value_name = "PEM")]
     pub ca_cert: Vec<PathBuf>,
     /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub max_hops: Option<u32>,
     /// Also request every IANA-registered well-known suffix on each origin.
     #[arg(long)]
@@ -124,7 +124,7 @@ pub struct ScanArgs {
     #[arg(long, overrides_with = "no_verify")]
     pub verify: bool,
     /// Verification requests per origin at most (later candidates are recorded as `skipped`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
     pub max_verify: Option<usize>,
     /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring
     /// Crawl-delay up to 60 s. Default: robots.txt is read as a document, not obeyed.
@@ -132,11 +132,54 @@ pub struct ScanArgs {
     pub obey_robots: bool,
     /// Feedback depth: hosts, origins and issuers revealed by documents are scanned in the same run
     /// when in scope and at most N hops from the targets (default 1; 0 = the targets only).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub depth: Option<u32>,
     /// Do not try revealed names that do not resolve as virtual hosts of the origin that revealed them.
     #[arg(long)]
     pub no_vhosts: bool,
+}
+
+/// A whole number within `range`. Negative numbers reach this parser as values
+/// (`allow_negative_numbers`), so `--per-host -1` is told the accepted range rather than taken for
+/// a flag.
+///
+/// Errors: not a whole number, or outside `range` (`must be from 1 to 100, got -1`).
+fn whole_in(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
+    let t = text.trim();
+    match t.parse::<i128>().ok().and_then(|v| u64::try_from(v).ok()) {
+        Some(v) if range.contains(&v) => Ok(v),
+        _ if *range.start() == 0 => {
+            Err(format!("must be a whole number, 0 or more (at most {}), got {t}", range.end()))
+        }
+        _ => Err(format!("must be from {} to {}, got {t}", range.start(), range.end())),
+    }
+}
+
+/// `--per-host`: [`crate::config::limits::PER_HOST`].
+fn per_host_value(text: &str) -> Result<usize, String> {
+    usize_in(text, crate::config::limits::PER_HOST)
+}
+
+/// `--concurrency`: [`crate::config::limits::CONCURRENCY`].
+fn concurrency_value(text: &str) -> Result<usize, String> {
+    usize_in(text, crate::config::limits::CONCURRENCY)
+}
+
+/// A count of 0 or more (`--max-verify`).
+fn usize_value(text: &str) -> Result<usize, String> {
+    usize_in(text, 0..=usize::MAX)
+}
+
+/// A count of 0 or more that fits 32 bits (`--depth`, `--max-hops`).
+fn u32_value(text: &str) -> Result<u32, String> {
+    let v = whole_in(text, 0..=u64::from(u32::MAX))?;
+    u32::try_from(v).map_err(|e| e.to_string())
+}
+
+fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+    let wide = |v: usize| u64::try_from(v).unwrap_or(u64::MAX);
+    let v = whole_in(text, wide(*range.start())..=wide(*range.end()))?;
+    usize::try_from(v).map_err(|e| e.to_string())
 }
 
 /// Where the store is, for the commands that read it.

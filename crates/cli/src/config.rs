@@ -308,8 +308,9 @@ pub mod limits {
     pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;
     /// `rate`: request starts per second to one host, when not 0 (0 = no spacing).
     pub const RATE: std::ops::RangeInclusive<f64> = 0.001..=1_000_000.0;
-    /// `connect_timeout` and `timeout`, seconds (0 excluded).
-    pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
+    /// `connect_timeout` and `timeout`, seconds: 1 ms (a shorter one would fail every request) to
+    /// one hour.
+    pub const TIMEOUT_SECS: std::ops::RangeInclusive<f64> = 0.001..=3600.0;
 }
 
 /// Checks the merged settings' ranges, so a bad value is refused whether it came from a flag, the
@@ -317,7 +318,7 @@ pub mod limits {
 /// the message.
 ///
 /// Errors: the first value out of range, as one line naming the flag, variable or file key and the
-/// accepted range (`--timeout must be more than 0 and at most 3600 seconds, got 0`).
+/// accepted range (`--timeout must be from 0.001 to 3600 seconds, got 0`).
 pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
     let flags = serde_json::to_value(overrides(args)).unwrap_or_default();
     let file = config_file(args).ok().flatten();
@@ -353,11 +354,12 @@ pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
         ));
     }
     for (key, v) in [("connect_timeout", s.connect_timeout), ("timeout", s.timeout)] {
-        if !(v > 0.0 && v <= limits::MAX_TIMEOUT_SECS) {
+        if !limits::TIMEOUT_SECS.contains(&v) {
             return Err(format!(
-                "{} must be more than 0 and at most {} seconds, got {v}",
+                "{} must be from {} to {} seconds, got {v}",
                 origin(key),
-                limits::MAX_TIMEOUT_SECS
+                limits::TIMEOUT_SECS.start(),
+                limits::TIMEOUT_SECS.end()
             ));
         }
     }

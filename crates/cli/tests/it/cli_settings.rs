@@ -46,11 +46,14 @@ fn refused(dir: &Path, env: &[(&str, &str)], extra: &[&str], needles: &[&str]) {
 fn out_of_range_flags_are_refused_with_the_flag_and_range() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let timeout = "more than 0 and at most 3600 seconds";
+    let timeout = "from 0.001 to 3600 seconds";
     refused(d, &[], &["--timeout", "0"], &["--timeout", timeout, "got 0"]);
     refused(d, &[], &["--timeout", "-2"], &["--timeout", timeout]);
     refused(d, &[], &["--timeout", "nan"], &["--timeout", timeout]);
+    refused(d, &[], &["--timeout", "1e-9"], &["--timeout", timeout, "got 0.000000001"]);
+    refused(d, &[], &["--timeout", "0.0009"], &["--timeout", timeout]);
     refused(d, &[], &["--connect-timeout", "0"], &["--connect-timeout", timeout]);
+    refused(d, &[], &["--connect-timeout", "1e-4"], &["--connect-timeout", timeout]);
     let rate = "0 (no spacing between requests) or from 0.001 to 1000000 requests per second";
     for bad in ["nan", "-1", "inf", "1e-9", "2000000"] {
         refused(d, &[], &["--rate", bad], &["--rate", rate]);
@@ -58,6 +61,28 @@ fn out_of_range_flags_are_refused_with_the_flag_and_range() {
     refused(d, &[], &["--per-host", "0"], &["--per-host", "from 1 to 100", "got 0"]);
     refused(d, &[], &["--per-host", "100000000000000000"], &["--per-host", "from 1 to 100"]);
     refused(d, &[], &["--concurrency", "0"], &["--concurrency", "from 1 to 10000", "got 0"]);
+}
+
+#[test]
+fn negative_counts_are_values_checked_against_their_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (flag, range) in [
+        ("--per-host", "from 1 to 100"),
+        ("--concurrency", "from 1 to 10000"),
+        ("--depth", "0 or more"),
+        ("--max-hops", "0 or more"),
+        ("--max-verify", "0 or more"),
+    ] {
+        let args = [flag, "-1"];
+        let out = run_env(d, &[], &["scan", "--no-store", flag, "-1", "https://no-such-host.invalid"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(range) && err.contains("got -1"), "{args:?}: {err}");
+        assert!(!err.contains("-- -1"), "no tip to pass -1 as a target: {err}");
+    }
+    refused(d, &[], &["--per-host", "two"], &["--per-host", "from 1 to 100", "got two"]);
+    refused(d, &[], &["--depth", "1.5"], &["--depth", "0 or more", "got 1.5"]);
 }
 
 #[test]
@@ -107,7 +132,12 @@ fn environment_values_are_validated_and_name_the_variable() {
         &["environment variable WELLKNOWN_RATE", "found string \"fast\", expected a number"],
     );
     refused(d, &[("WELLKNOWN_RATE", "-3")], &[], &["environment variable WELLKNOWN_RATE must be 0", "got -3"]);
-    refused(d, &[("WELLKNOWN_TIMEOUT", "0")], &[], &["environment variable WELLKNOWN_TIMEOUT must be more than 0"]);
+    refused(
+        d,
+        &[("WELLKNOWN_TIMEOUT", "0")],
+        &[],
+        &["environment variable WELLKNOWN_TIMEOUT must be from 0.001 to 3600 seconds"],
+    );
     refused(d, &[("WELLKNOWN_PER_HOST", "0")], &[], &["environment variable WELLKNOWN_PER_HOST must be from 1 to 100"]);
     // A flag wins over the environment, and is the one named.
     refused(d, &[("WELLKNOWN_TIMEOUT", "5")], &["--timeout", "0"], &["--timeout must be"]);
@@ -143,7 +173,7 @@ fn configuration_file_keys_and_values_name_the_file_and_key() {
     std::fs::write(&toml, "rate = \"x\"\n").unwrap();
     refused(d, &[], &[], &["configuration file wellknown.toml: key `rate`", "expected a number"]);
     std::fs::write(&toml, "timeout = 0\n").unwrap();
-    refused(d, &[], &[], &["configuration file wellknown.toml: key `timeout` must be more than 0 and at most 3600"]);
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `timeout` must be from 0.001 to 3600 seconds"]);
     // --config names its file.
     let other = d.join("other.toml");
     std::fs::write(&other, "concurrency = 0\n").unwrap();
