@@ -281,7 +281,7 @@ fn describe(err: figment::Error, file: Option<&Path>) -> String {
         };
         let line = match (from_file, from_env, file) {
             (true, _, Some(f)) => format!("configuration file {}: key `{key}`: {what}", f.display()),
-            (_, true, _) => format!("environment variable {ENV_PREFIX}{}: {what}", key.to_ascii_uppercase()),
+            (_, true, _) => format!("environment variable {}: {what}", env_var_name(&key)),
             _ if key.is_empty() => what,
             _ => format!("--{}: {what}", key.replace('_', "-")),
         };
@@ -300,6 +300,42 @@ fn plain_type(expected: &str) -> String {
     }
 }
 
+/// The `WELLKNOWN_*` variable that sets `key`, named as it was written (names are matched without
+/// regard to case, `WELLKNOWN_per_host` sets `per_host`); the upper-case name when none is set.
+fn env_var_name(key: &str) -> String {
+    let wanted = format!("{ENV_PREFIX}{key}");
+    let mut set: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| k.eq_ignore_ascii_case(&wanted))
+        .collect();
+    set.sort();
+    set.into_iter().next().unwrap_or_else(|| wanted.to_ascii_uppercase())
+}
+
+/// Where the value of setting `key` came from, as messages name it: the flag (`--per-host`), the
+/// variable as written (`environment variable WELLKNOWN_per_host`), or the file and key
+/// (``configuration file wellknown.toml: key `per_host` ``); the bare key for a default.
+pub fn source(args: &ScanArgs, key: &str) -> String {
+    let flags = serde_json::to_value(overrides(args)).unwrap_or_default();
+    if flags.get(key).is_some() {
+        return format!("--{}", key.replace('_', "-"));
+    }
+    let wanted = format!("{ENV_PREFIX}{key}");
+    if std::env::vars_os().any(|(k, _)| k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(&wanted))) {
+        return format!("environment variable {}", env_var_name(key));
+    }
+    match config_file(args).ok().flatten() {
+        Some(f) => format!("configuration file {}: key `{key}`", f.display()),
+        None => key.to_string(),
+    }
+}
+
+/// A bad value of a list or text setting, with where it came from: `--issuer "x": why` for a
+/// flag, `configuration file wellknown.toml: key `issuer`: "x": why` otherwise.
+pub fn bad_value(source: &str, value: &str, why: impl std::fmt::Display) -> String {
+    if source.starts_with("--") { format!("{source} {value:?}: {why}") } else { format!("{source}: {value:?}: {why}") }
+}
+
 /// Accepted ranges of the numeric settings (documented in docs/user-guide.md).
 pub mod limits {
     /// `concurrency`: origins scanned in parallel.
@@ -313,28 +349,16 @@ pub mod limits {
     pub const TIMEOUT_SECS: std::ops::RangeInclusive<f64> = 0.001..=3600.0;
 }
 
-/// Checks the merged settings' ranges, so a bad value is refused whether it came from a flag, the
-/// environment or the configuration file. `args` and the file tell where a value came from, for
-/// the message.
+/// Checks the merged settings, so a bad value is refused whether it came from a flag, the
+/// environment or the configuration file, before the store is opened or anything requested: the
+/// numeric ranges, the scope rules, issuers, `resolve` and `connect_to` entries, and a non-empty
+/// `output`. `args` and the file tell where a value came from, for the message ([`source`]).
 ///
-/// Errors: the first value out of range, as one line naming the flag, variable or file key and the
-/// accepted range (`--timeout must be from 0.001 to 3600 seconds, got 0`).
+/// Errors: the first bad value, as one line naming the flag, variable or file key and what is
+/// accepted (`--timeout must be from 0.001 to 3600 seconds, got 0`, ``configuration file
+/// wellknown.toml: key `issuer`: "x": relative URL without a base``).
 pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
-    let flags = serde_json::to_value(overrides(args)).unwrap_or_default();
-    let file = config_file(args).ok().flatten();
-    let origin = |key: &str| -> String {
-        if flags.get(key).is_some() {
-            format!("--{}", key.replace('_', "-"))
-        } else if std::env::vars_os()
-            .any(|(k, _)| k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(&format!("{ENV_PREFIX}{key}"))))
-        {
-            format!("environment variable {ENV_PREFIX}{}", key.to_ascii_uppercase())
-        } else if let Some(f) = &file {
-            format!("configuration file {}: key `{key}`", f.display())
-        } else {
-            key.to_string()
-        }
-    };
+    let origin = |key: &str| source(args, key);
     let int_range = |key: &str, v: usize, r: std::ops::RangeInclusive<usize>| {
         if r.contains(&v) {
             Ok(())
@@ -362,6 +386,31 @@ pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
                 limits::TIMEOUT_SECS.end()
             ));
         }
+    }
+    validate_lists(s, &origin)
+}
+
+/// The text and list settings of [`validate`]; `origin` names where a key's value came from.
+fn validate_lists(s: &Settings, origin: &dyn Fn(&str) -> String) -> Result<(), String> {
+    let prefixed = |key: &str, e: &dyn std::fmt::Display| {
+        let src = origin(key);
+        format!("{src}: {e}")
+    };
+    if s.scope.iter().any(|r| r.trim().is_empty()) {
+        return Err(prefixed("scope", &wellknown_core::ScopeError(String::new())));
+    }
+    wellknown_core::Scope::parse(&s.scope).map_err(|e| prefixed("scope", &e))?;
+    for i in &s.issuer {
+        url::Url::parse(i).map_err(|e| bad_value(&origin("issuer"), i, e))?;
+    }
+    for r in &s.resolve {
+        r.parse::<wellknown_http::ResolveOverride>().map_err(|e| bad_value(&origin("resolve"), r, e))?;
+    }
+    for r in &s.connect_to {
+        r.parse::<wellknown_http::ConnectTo>().map_err(|e| bad_value(&origin("connect_to"), r, e))?;
+    }
+    if s.output.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+        return Err(prefixed("output", &"an empty path (give a file, or `-` for standard output)"));
     }
     Ok(())
 }

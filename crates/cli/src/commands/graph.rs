@@ -16,7 +16,7 @@ pub fn run(args: &GraphArgs) -> Result<i32, String> {
         .ok_or_else(|| format!("--format {:?}: expected dot, graphml or jsonl", args.format))?;
     let path = config::store_path(&args.store)?;
     let g = SqliteStore::open_existing(&path).and_then(|mut s| s.load()).map_err(|e| e.to_string())?;
-    let mut out = super::scan::open_output(args.output.as_deref())?;
+    let mut out = super::scan::open_output(args.output.as_deref(), "--output")?;
     let res = write(&g, format, Timestamp::now(), &mut out).and_then(|()| out.flush());
     match res {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::FOUND),

@@ -64,7 +64,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let settings = config::load(args)?;
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
-    let writer = open_output(settings.output.as_deref())?;
+    let writer = open_output(settings.output.as_deref(), &config::source(args, "output"))?;
     let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
     let config = stored.config(&settings)?;
     let transport = HttpTransport::from_settings(&settings, &config.scope)?;
@@ -78,12 +78,20 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
 
 /// The JSON Lines destination: `--output FILE`, or standard output when absent or `-` (as Unix
 /// tools read it). Opened before the store and before any request, so a bad path fails early.
+/// `source` names where the path came from (`--output`, or a configuration key: see
+/// [`config::source`]).
 ///
-/// Errors: the file cannot be created, with its path.
-pub fn open_output(path: Option<&Path>) -> Result<Box<dyn Write + Send>, String> {
+/// Errors: the file cannot be created, with its path and source.
+pub fn open_output(path: Option<&Path>, source: &str) -> Result<Box<dyn Write + Send>, String> {
     match path {
         Some(p) if p != Path::new("-") => {
-            let f = std::fs::File::create(p).map_err(|e| format!("creating --output {}: {e}", p.display()))?;
+            let f = std::fs::File::create(p).map_err(|e| {
+                if source.starts_with("--") {
+                    format!("creating {source} {}: {e}", p.display())
+                } else {
+                    format!("{source}: creating {}: {e}", p.display())
+                }
+            })?;
             Ok(Box::new(std::io::BufWriter::new(f)))
         }
         _ => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),

@@ -86,6 +86,61 @@ fn negative_counts_are_values_checked_against_their_range() {
 }
 
 #[test]
+fn list_values_name_the_file_key_variable_or_flag_they_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let toml = d.join("wellknown.toml");
+    let file = "configuration file wellknown.toml";
+    for (text, needle) in [
+        (
+            "scope = [\"https://a.example/x\"]\n",
+            format!("{file}: key `scope`: invalid scope rule \"https://a.example/x\": scope is per host"),
+        ),
+        ("scope = [\"!*.com\", \"\"]\n", format!("{file}: key `scope`: invalid scope rule \"\": empty rule")),
+        ("issuer = [\"notaurl\"]\n", format!("{file}: key `issuer`: \"notaurl\": relative URL without a base")),
+        ("resolve = [\"bad\"]\n", format!("{file}: key `resolve`: \"bad\": ")),
+        ("connect_to = [\"bad\"]\n", format!("{file}: key `connect_to`: \"bad\": ")),
+        ("output = \"\"\n", format!("{file}: key `output`: an empty path")),
+        ("output = \"no-such-dir/x.jsonl\"\n", format!("{file}: key `output`: creating no-such-dir/x.jsonl: ")),
+    ] {
+        std::fs::write(&toml, text).unwrap();
+        refused(d, &[], &[], &[&needle]);
+    }
+    std::fs::remove_file(&toml).unwrap();
+    // Checked before the store is created or anything requested.
+    let out = run_env(d, &[("WELLKNOWN_resolve", "[bad]")], &["scan", "https://no-such-host.invalid"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("environment variable WELLKNOWN_resolve: \"bad\": "), "{}", stderr(&out));
+    assert!(!d.join("wellknown.db").exists(), "no store created");
+    // A variable is named as written (names are matched without regard to case).
+    refused(
+        d,
+        &[("WELLKNOWN_issuer", "[notaurl]")],
+        &[],
+        &["environment variable WELLKNOWN_issuer: \"notaurl\": relative URL without a base"],
+    );
+    refused(d, &[("WELLKNOWN_per_host", "0")], &[], &["environment variable WELLKNOWN_per_host must be from 1 to 100"]);
+    refused(
+        d,
+        &[("Wellknown_Timeout", "fast")],
+        &[],
+        &["environment variable Wellknown_Timeout: invalid type: found string \"fast\", expected a number"],
+    );
+    refused(
+        d,
+        &[("WELLKNOWN_SCOPE", "[\"*\"]")],
+        &[],
+        &["environment variable WELLKNOWN_SCOPE: invalid scope rule \"*\": it would match every host"],
+    );
+    // Flags keep their short form.
+    refused(d, &[], &["--issuer", "notaurl"], &["--issuer \"notaurl\": relative URL without a base"]);
+    refused(d, &[], &["--resolve", "bad"], &["--resolve \"bad\": "]);
+    refused(d, &[], &["--connect-to", "bad"], &["--connect-to \"bad\": "]);
+    refused(d, &[], &["--scope", "*"], &["--scope: invalid scope rule \"*\""]);
+    // (`-o ""` is refused by the argument parser itself: a value is required.)
+}
+
+#[test]
 fn zero_rate_means_no_spacing_and_huge_depth_is_fine() {
     let (code, records, stderr) =
         common::scan(&["--rate", "0", "--depth", "4000000000", "--probe", "robots", "https://internet.nl"]);
