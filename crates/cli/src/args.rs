@@ -39,7 +39,8 @@ pub enum Command {
 #[derive(Debug, Args, Default)]
 pub struct ScanArgs {
     /// Targets: origins (https://a.example:8443), URLs (their origin is scanned) or bare host names
-    /// (https). `-` reads targets from standard input, one per line.
+    /// (https). `-` reads targets from standard input, one per line, to its end before the scan
+    /// starts (Ctrl-C while it is read keeps the targets read as an unfinished scan for --resume).
     pub targets: Vec<String>,
     /// Read targets from FILE, one per line (`#` comments and blank lines ignored).
     #[arg(long, value_name = "FILE")]

@@ -19,24 +19,65 @@ use crate::plan::StoredPlan;
 use crate::store_sink::StoreSink;
 use crate::transport::HttpTransport;
 
-/// Collects targets from arguments, `-` (stdin) and `--list FILE`.
+/// Target lines from arguments, `-` (standard input, read to its end) and `--list FILE`, in that
+/// order, and the signal that interrupted the reading of standard input if one did: the lines read
+/// until then are kept, and the other sources are still read (they cannot block).
 ///
-/// Errors: an unreadable list, or a target that is neither an origin, URL nor host name.
-pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
+/// Standard input is read on a thread of its own while `signals` are listened to, so a producer
+/// that is slow or never closes its end (`subfinder ... | wellknown scan -`) cannot keep a signal
+/// from being handled.
+///
+/// Errors: an unreadable standard input or list.
+pub async fn read_targets(
+    args: &ScanArgs,
+    signals: &mut Signals,
+) -> Result<(Vec<String>, Option<&'static str>), String> {
     let mut raw: Vec<String> = Vec::new();
+    let mut interrupted = None;
     for t in &args.targets {
-        if t == "-" {
-            for line in std::io::stdin().lock().lines() {
-                raw.push(line.map_err(|e| format!("reading targets from standard input: {e}"))?);
-            }
-        } else {
+        if t != "-" {
             raw.push(t.clone());
+            continue;
+        }
+        if interrupted.is_some() {
+            continue;
+        }
+        let (tx, mut rx) = mpsc::unbounded_channel::<Result<String, String>>();
+        // Not joined: after a signal the thread may stay blocked on a read until the process exits.
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|e| format!("reading targets from standard input: {e}"));
+                let failed = line.is_err();
+                if tx.send(line).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        loop {
+            tokio::select! {
+                line = rx.recv() => match line {
+                    Some(line) => raw.push(line?),
+                    None => break,
+                },
+                name = signals.recv() => {
+                    interrupted = Some(name);
+                    break;
+                }
+            }
         }
     }
     if let Some(path) = &args.list {
         let text = std::fs::read_to_string(path).map_err(|e| format!("reading --list {}: {e}", path.display()))?;
         raw.extend(text.lines().map(str::to_string));
     }
+    Ok((raw, interrupted))
+}
+
+/// The origins named by target lines (see [`read_targets`]); blank lines and `#` comments are
+/// skipped.
+///
+/// Errors: a target that is neither an origin, URL nor host name, or whose scheme is not http(s).
+pub fn parse_targets(raw: &[String]) -> Result<Vec<Origin>, String> {
     let mut out = Vec::new();
     for line in raw {
         let t = line.trim();
@@ -58,22 +99,91 @@ pub fn collect_targets(args: &ScanArgs) -> Result<Vec<Origin>, String> {
 }
 
 /// Runs a scan (or, with `--resume`, finishes the last unfinished one); returns the exit code
-/// (0 found something, 1 found nothing, 2 error).
+/// (0 found something, 1 found nothing, 2 error, 130 interrupted).
+///
+/// SIGINT and SIGTERM are caught from before the targets are read: a signal while `-` is still
+/// reading standard input stops there, records the targets read so far as an unfinished scan
+/// (nothing is requested; `--resume` scans them) and still writes the `summary` record
+/// (`"interrupted": true`).
 pub fn run(args: &ScanArgs) -> Result<i32, String> {
+    let started = std::time::Instant::now();
     crate::alloc::tune_for_scan();
     let settings = config::load(args)?;
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
-    let writer = open_output(settings.output.as_deref(), &config::source(args, "output"))?;
-    let (stored, run_plan, store) = if args.resume { resume(&settings, &db)? } else { fresh(args, &settings, &db)? };
-    let config = stored.config(&settings)?;
-    let transport = HttpTransport::from_settings(&settings, &config.scope)?;
-    let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
+    let mut writer = open_output(settings.output.as_deref(), &config::source(args, "output"))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
-    rt.block_on(scan(Arc::new(engine), run_plan, store, writer, &settings))
+    let mut signals = {
+        let _runtime = rt.enter();
+        Signals::install()?
+    };
+    let (stored, run_plan, store) = if args.resume {
+        resume(&settings, &db)?
+    } else {
+        let (raw, interrupted) = rt.block_on(read_targets(args, &mut signals))?;
+        let targets = parse_targets(&raw)?;
+        if let Some(name) = interrupted {
+            let sink = if targets.is_empty() && settings.issuer.is_empty() {
+                None
+            } else {
+                fresh(targets.clone(), &settings, &db)?.2
+            };
+            return rt.block_on(interrupted_before_scan(name, &targets, sink, &mut writer, &settings, started));
+        }
+        fresh(targets, &settings, &db)?
+    };
+    let config = stored.config(&settings)?;
+    let transport = HttpTransport::from_settings(&settings, &config.scope)?;
+    let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
+    rt.block_on(scan(Arc::new(engine), run_plan, store, writer, &settings, signals))
+}
+
+/// A signal arrived while targets were still being read from standard input: nothing is
+/// requested; the targets read so far are in the store as an unfinished scan (`sink`, when any
+/// was read and the store is on), and the `summary` record (`"interrupted": true`, `units` 0) is
+/// still written last. Returns [`exit::INTERRUPTED`].
+///
+/// Errors: the store writer failed.
+async fn interrupted_before_scan(
+    name: &str,
+    targets: &[Origin],
+    sink: Option<StoreSink>,
+    writer: &mut Box<dyn Write + Send>,
+    settings: &Settings,
+    started: std::time::Instant,
+) -> Result<i32, String> {
+    let distinct: std::collections::HashSet<String> = targets.iter().map(Origin::ascii).collect();
+    let summary = wellknown_engine::Summary {
+        targets: distinct.len(),
+        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        interrupted: true,
+        ..wellknown_engine::Summary::default()
+    };
+    let rec = Record::Summary(summary.clone());
+    if let Some(sink) = sink {
+        sink.send(rec.clone()).await;
+        tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+    }
+    // A closed pipe loses only the summary; the exit code still tells the interruption.
+    let _ = serde_json::to_writer(&mut *writer, &rec)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writer.write_all(b"\n"))
+        .and_then(|()| writer.flush());
+    if !settings.quiet {
+        eprintln!("{}", summary_line(&summary, &[]));
+    }
+    let what = match distinct.len() {
+        0 => "no target had been read; nothing was scanned".to_string(),
+        n if settings.store => {
+            format!("{n} target(s) read, none scanned; `wellknown scan --resume` scans them")
+        }
+        n => format!("{n} target(s) read, none scanned"),
+    };
+    eprintln!("wellknown: interrupted by {name} while reading targets from standard input: {what}");
+    Ok(exit::INTERRUPTED)
 }
 
 /// The JSON Lines destination: `--output FILE`, or standard output when absent or `-` (as Unix
@@ -98,9 +208,12 @@ pub fn open_output(path: Option<&Path>, source: &str) -> Result<Box<dyn Write + 
     }
 }
 
-/// A new scan: targets from the command line, plan stored with the scan.
-fn fresh(args: &ScanArgs, settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
-    let targets = collect_targets(args)?;
+/// A new scan of `targets`, its plan stored with the scan.
+fn fresh(
+    targets: Vec<Origin>,
+    settings: &Settings,
+    db: &Path,
+) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
     if targets.is_empty() && settings.issuer.is_empty() {
         return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
     }
@@ -173,6 +286,7 @@ async fn scan(
     sink: Option<StoreSink>,
     mut writer: Box<dyn Write + Send>,
     settings: &Settings,
+    mut signals: Signals,
 ) -> Result<i32, String> {
     let bar = progress_bar(plan.seeds.len(), settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
@@ -189,11 +303,10 @@ async fn scan(
     let mut write_error = None;
     let mut interrupted = None;
     let mut forced = false;
-    let mut stop = Box::pin(stop_signal());
     loop {
         let rec = tokio::select! {
             r = rx.recv() => match r { Some(r) => r, None => break },
-            name = &mut stop => {
+            name = signals.recv() => {
                 // The first signal stops the engine, whose last records (the summary) are still
                 // written; a second one stops at once.
                 let Some(tx) = stop_tx.take() else {
@@ -204,7 +317,6 @@ async fn scan(
                 if tx.send(()).is_ok() {
                     interrupted = Some(name);
                 }
-                stop = Box::pin(stop_signal());
                 continue;
             }
         };
@@ -321,26 +433,47 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
     )
 }
 
-/// Resolves with the signal's name on SIGINT (Ctrl-C) or SIGTERM.
-async fn stop_signal() -> &'static str {
+/// SIGINT (Ctrl-C) and SIGTERM, caught from [`Signals::install`] on: a signal that arrives before
+/// anyone waits for it is kept and reported by the next [`Signals::recv`].
+pub struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => tokio::select! {
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-                _ = term.recv() => "SIGTERM",
-            },
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                "SIGINT"
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    /// Installs the handlers (within a Tokio runtime): from here on the signals no longer end the
+    /// process.
+    ///
+    /// Errors: a handler cannot be installed.
+    pub fn install() -> Result<Signals, String> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let int = signal(SignalKind::interrupt()).map_err(|e| format!("installing the SIGINT handler: {e}"))?;
+            let term = signal(SignalKind::terminate()).map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
+            Ok(Signals { int, term })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// Resolves with the signal's name on the next SIGINT or SIGTERM (cancel-safe: a `select!`
+    /// branch loses no signal).
+    pub async fn recv(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.int.recv() => "SIGINT",
+                _ = self.term.recv() => "SIGTERM",
             }
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        "SIGINT"
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "SIGINT"
+        }
     }
 }
 

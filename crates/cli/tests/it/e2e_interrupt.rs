@@ -117,3 +117,88 @@ fn finished_units_are_on_disk_while_the_scan_runs_and_after_sigkill() {
         serde_json::from_str::<serde_json::Value>(line).expect("every line is a complete record");
     }
 }
+
+/// `wellknown scan -` with standard input held open (a producer still running), signalled
+/// after `wait`: what it wrote to standard input is `lines`.
+fn interrupt_while_reading_stdin(dir: &std::path::Path, lines: &str, signal: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(routing_args().into_iter().filter(|a| a != "--quiet"));
+    args.extend(["--no-verify", "-"].map(String::from));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn wellknown");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(lines.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let status = Command::new("kill").arg(signal).arg(child.id().to_string()).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    out
+}
+
+#[test]
+fn a_signal_while_targets_are_read_from_stdin_still_ends_with_the_summary() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = interrupt_while_reading_stdin(dir.path(), "https://internet.nl\n# a comment\nstall.test\n", signal);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        let records = common::jsonl(&out.stdout);
+        assert_eq!(records.len(), 1, "{signal}: only the summary: {records:?}");
+        let summary = &records[0];
+        assert_eq!(summary["type"], "summary", "{summary}");
+        assert_eq!(summary["interrupted"], true, "{summary}");
+        assert_eq!((&summary["targets"], &summary["units"], &summary["documents"]), (&2.into(), &0.into(), &0.into()));
+        assert!(stderr.contains("wellknown (interrupted): 2 target(s)"), "{signal}: the summary line: {stderr}");
+        assert!(
+            stderr.contains("while reading targets from standard input") && stderr.contains("scan --resume"),
+            "{signal}: {stderr}"
+        );
+        // The targets read are kept as an unfinished scan: `--resume` scans them.
+        let mut store = SqliteStore::open_existing(&dir.path().join("wellknown.db")).unwrap();
+        let scan = store.last_unfinished_scan().unwrap().expect("an unfinished scan");
+        let mut pending: Vec<String> = store
+            .units(scan.id)
+            .unwrap()
+            .into_iter()
+            .filter(|u| u.state == UnitState::Pending)
+            .map(|u| u.value)
+            .collect();
+        pending.sort();
+        assert_eq!(pending, ["https://internet.nl", "https://stall.test"], "{signal}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let _ = interrupt_while_reading_stdin(dir.path(), "https://internet.nl\n", "-INT");
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(routing_args());
+    args.push("--resume".into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = common::wellknown_in(dir.path(), &refs);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let records = common::jsonl(&out.stdout);
+    assert!(common::document(&records, "https://internet.nl/robots.txt").is_some(), "resumed: {records:?}");
+}
+
+#[test]
+fn a_signal_before_any_target_was_read_writes_an_empty_interrupted_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = interrupt_while_reading_stdin(dir.path(), "", "-INT");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let records = common::jsonl(&out.stdout);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        (&records[0]["type"], &records[0]["interrupted"], &records[0]["targets"]),
+        (&"summary".into(), &true.into(), &0.into())
+    );
+    assert!(stderr.contains("interrupted by SIGINT while reading targets from standard input"), "{stderr}");
+    assert!(!dir.path().join("wellknown.db").exists(), "no scan to resume: {stderr}");
+}
