@@ -2,7 +2,7 @@
 //! follow-ups breadth-first, the virtual-host attempt, then verification of the candidates it
 //! revealed first; revealed hosts, origins and issuers feed back into the frontier.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -108,7 +108,13 @@ struct Shared {
     /// Outcomes of document fetches by requested URL: a candidate URL fetched as a document needs
     /// no verification request.
     fetched: Mutex<HashMap<String, verify::Fetched>>,
+    /// Verification verdicts reached and not yet emitted, by unit and position in the unit's order
+    /// (a verdict is emitted once those before it are): an interrupted scan still writes them.
+    verdicts: Mutex<HashMap<UnitKey, BTreeMap<usize, VerificationRecord>>>,
 }
+
+/// A unit's identity: its kind and label.
+type UnitKey = (UnitKind, String);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -123,6 +129,24 @@ impl Shared {
             None => url.as_str().to_string(),
         };
         lock(&self.visited).insert((probe.to_string(), key))
+    }
+
+    /// A verification of `unit` finished: its `sent` requests are counted at once (an interrupted
+    /// scan counts every request answered before the signal) and its verdict waits, at position
+    /// `seq`, to be emitted in the unit's order.
+    fn verdict_reached(&self, unit: &UnitKey, seq: usize, record: VerificationRecord, sent: usize) {
+        if sent > 0 {
+            lock(&self.totals).verification_requests += sent;
+        }
+        lock(&self.verdicts).entry(unit.clone()).or_default().insert(seq, record);
+    }
+
+    /// The verdicts still waiting when the scan was interrupted, by unit, each unit's in order.
+    fn take_pending_verdicts(&self) -> Vec<VerificationRecord> {
+        let mut pending: Vec<(UnitKey, BTreeMap<usize, VerificationRecord>)> =
+            std::mem::take(&mut *lock(&self.verdicts)).into_iter().collect();
+        pending.sort_by(|a, b| a.0.1.cmp(&b.0.1));
+        pending.into_iter().flat_map(|(_, m)| m.into_values()).collect()
     }
 }
 
@@ -301,8 +325,13 @@ impl Engine {
             }
         }
         if interrupted {
-            // Abandon the units in flight; once they are gone nothing else is sent before the summary.
+            // Abandon the units in flight; once they are gone nothing else is sent before the summary
+            // but the verification verdicts they had reached (complete records, worth keeping).
             tasks.shutdown().await;
+            for rec in shared.take_pending_verdicts() {
+                lock(&shared.totals).verifications += 1;
+                let _ = out.send(Record::Verification(rec)).await;
+            }
         }
         unreachable.sort();
         let mut summary = lock(&shared.totals).clone();
@@ -316,7 +345,7 @@ impl Engine {
         ScanContext { net: Arc::clone(&self.net), via, reach: Arc::default() }
     }
 
-    async fn scan_unit(&self, unit: Unit, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
+    async fn scan_unit(&self, unit: Unit, shared: &Arc<Shared>, out: &mpsc::Sender<Record>) -> OriginRecord {
         let mut run = UnitRun {
             label: unit.label(),
             kind: unit.kind(),
@@ -491,63 +520,74 @@ impl Engine {
         Some(cx)
     }
 
-    /// Verifies the candidate URLs this unit revealed first.
-    async fn verify_unit(&self, run: &mut UnitRun, cx: &ScanContext, shared: &Shared, out: &mpsc::Sender<Record>) {
+    /// Verifies the candidate URLs this unit revealed first. Verdicts are emitted in the candidates'
+    /// order as soon as those before them are in; requests and verdicts are counted as they come, so
+    /// an interrupted scan keeps both (see [`Shared::verdicts`]).
+    async fn verify_unit(&self, run: &mut UnitRun, cx: &ScanContext, shared: &Arc<Shared>, out: &mpsc::Sender<Record>) {
         let items = std::mem::take(&mut run.to_verify);
         if items.is_empty() {
             return;
         }
-        // (position, verdict): only URLs that get a verdict take room (a unit may list 20,000).
-        let mut records: Vec<(usize, VerificationRecord)> = Vec::new();
-        let mut set: JoinSet<(usize, VerificationRecord, usize)> = JoinSet::new();
+        let unit: UnitKey = (run.kind, run.label.clone());
+        let mut set: JoinSet<()> = JoinSet::new();
         let mut requests = 0usize;
-        let mut sent = 0usize;
+        // Position of the next verdict in the unit's order: only URLs that get a verdict take one.
+        let mut seq = 0usize;
         let limit = self.config.verify_concurrency.max(1);
-        for (i, (kind, value)) in items.iter().enumerate() {
+        for (kind, value) in &items {
             let Ok(url) = Url::parse(value) else { continue };
             if !self.config.scope.contains_url(&url) {
                 // Not a candidate for verification (filtered when queued); never requested.
                 continue;
             }
-            if let Some(f) = lock(&shared.fetched).get(value) {
-                records.push((i, verify::from_document(*kind, value, &run.label, f)));
+            let fetched = lock(&shared.fetched).get(value).map(|f| verify::from_document(*kind, value, &run.label, f));
+            if let Some(rec) = fetched {
+                shared.verdict_reached(&unit, seq, rec, 0);
+                seq += 1;
+                self.emit_verdicts(run, &unit, shared, out).await;
                 continue;
             }
             if requests >= self.config.max_verifications_per_unit {
                 // Over the budget: not requested, no record (the value stays unverified); counted.
                 run.skipped += 1;
+                lock(&shared.totals).verifications_skipped += 1;
                 continue;
             }
             requests += 1;
             while set.len() >= limit {
-                if let Some(Ok((j, rec, n))) = set.join_next().await {
-                    records.push((j, rec));
-                    sent += n;
+                if set.join_next().await.is_none() {
+                    break;
                 }
+                self.emit_verdicts(run, &unit, shared, out).await;
             }
             let (cx, kind, value, label) = (cx.clone(), *kind, value.clone(), run.label.clone());
+            let (shared, unit, at) = (Arc::clone(shared), unit.clone(), seq);
+            seq += 1;
             set.spawn(async move {
-                let (rec, n) = verify::request(&cx, kind, &value, url, &label).await;
-                (i, rec, n)
+                let (rec, sent) = verify::request(&cx, kind, &value, url, &label).await;
+                shared.verdict_reached(&unit, at, rec, sent);
             });
         }
-        while let Some(res) = set.join_next().await {
-            if let Ok((j, rec, n)) = res {
-                records.push((j, rec));
-                sent += n;
-            }
+        while set.join_next().await.is_some() {
+            self.emit_verdicts(run, &unit, shared, out).await;
         }
-        records.sort_unstable_by_key(|(i, _)| *i);
-        let emitted = records.len();
-        run.verified += emitted;
-        {
-            let mut t = lock(&shared.totals);
-            t.verifications += emitted;
-            t.verification_requests += sent;
-            t.verifications_skipped += run.skipped;
-        }
-        for (_, rec) in records {
+        self.emit_verdicts(run, &unit, shared, out).await;
+        lock(&shared.verdicts).remove(&unit);
+    }
+
+    /// Emits the unit's verdicts that are next in its order (`run.verified` is the next position).
+    async fn emit_verdicts(&self, run: &mut UnitRun, unit: &UnitKey, shared: &Shared, out: &mpsc::Sender<Record>) {
+        loop {
+            let next = lock(&shared.verdicts).get(unit).and_then(|m| m.get(&run.verified)).cloned();
+            let Some(rec) = next else { return };
+            // `send` is cancel-safe: a unit abandoned while sending sent nothing, and the verdict is
+            // still pending for the interrupted summary's flush.
             let _ = out.send(Record::Verification(rec)).await;
+            if let Some(m) = lock(&shared.verdicts).get_mut(unit) {
+                m.remove(&run.verified);
+            }
+            run.verified += 1;
+            lock(&shared.totals).verifications += 1;
         }
     }
 

@@ -1,0 +1,189 @@
+//! The engine end to end over the real fetcher (`wellknown-http`) and the loopback fixture server
+//! (`wellknown-tests`), on hand-made sites written to a temporary directory: an interrupted
+//! verification.
+//! Kept as its own test binary: its probes register through `inventory`, which is per binary.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use url::Url;
+use wellknown_core::probe::fetch_and_interpret;
+use wellknown_core::{
+    Candidate, CandidateKind, Document, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeContext,
+    ProbeRegistration, Report, Scope, Target, WellKnownProbe, inventory,
+};
+use wellknown_engine::{Engine, InScope, RunPlan, ScanConfig, SystemClock, Transport, Unit};
+use wellknown_http::{Fetcher, FetcherConfig};
+use wellknown_tests::FixtureServer;
+
+/// Paths every origin is asked for, each its own document; a 2xx body lists URLs (one a line),
+/// each a `url` candidate (relation `listed`).
+const PAGES: [&str; 6] = ["/oidc", "/mailto", "/ftp", "/bad-port", "/zone-id", "/list"];
+
+struct PagesProbe;
+
+#[async_trait]
+impl WellKnownProbe for PagesProbe {
+    fn id(&self) -> &'static str {
+        "pages"
+    }
+    fn summary(&self) -> &'static str {
+        "test pages"
+    }
+    fn spec(&self) -> &'static str {
+        "none"
+    }
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { origin } => PAGES.iter().map(|p| origin.url_for_path(p)).collect(),
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        let mut r = Report::new("pages", &meta.url, "pages");
+        for (i, line) in String::from_utf8_lossy(body).lines().enumerate() {
+            if let Ok(u) = Url::parse(line.trim()) {
+                r.candidate(Candidate::new(
+                    CandidateKind::Url,
+                    "listed",
+                    u.as_str(),
+                    Some(Locator::Line(i as u32 + 1)),
+                ));
+            }
+        }
+        r
+    }
+    async fn run(&self, target: &Target, cx: &dyn ProbeContext) -> Vec<Document> {
+        let mut docs = Vec::new();
+        for url in self.locations(target) {
+            docs.push(fetch_and_interpret(self, url, target.role().to_string(), &[], cx).await);
+        }
+        docs
+    }
+}
+
+inventory::submit! { ProbeRegistration::new(&PagesProbe) }
+
+/// The engine's transport over the real fetcher (what the command line uses).
+struct Http(Fetcher);
+
+#[async_trait]
+impl Transport for Http {
+    async fn fetch(&self, request: &FetchRequest, in_scope: InScope<'_>) -> FetchResult {
+        self.0.fetch(request, in_scope).await
+    }
+}
+
+/// Writes `files` (path under the root, content) below `root`.
+fn write_site(root: &Path, files: &[(&str, &str)]) {
+    for (path, content) in files {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, content).unwrap();
+    }
+}
+
+struct Fixture {
+    server: FixtureServer,
+    _dir: tempfile::TempDir,
+    engine: Arc<Engine>,
+}
+
+fn fixture(site: fn(&Path), targets: &[&str], probes: &[&str]) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("sites");
+    site(&root);
+    let server = FixtureServer::start(&root, true).expect("fixture server");
+    let ca = dir.path().join("ca.pem");
+    std::fs::write(&ca, server.ca_pem.as_deref().expect("tls")).unwrap();
+    let port = server.https_addr.expect("https").port();
+    let fetcher = Fetcher::new(FetcherConfig {
+        connect_to: vec![format!(":443:127.0.0.1:{port}").parse().unwrap()],
+        allow_private: true,
+        max_rate_per_host: 0.0,
+        max_concurrent_per_host: 8,
+        extra_root_certs_pem: vec![ca],
+        ..FetcherConfig::default()
+    })
+    .unwrap();
+    let origins: Vec<Origin> = targets.iter().map(|t| Origin::parse_target(t).unwrap()).collect();
+    let config = ScanConfig {
+        scope: Scope::for_targets(&origins),
+        probes: probes.iter().map(|p| p.to_string()).collect(),
+        depth: 0,
+        vhosts: false,
+        ..ScanConfig::default()
+    };
+    let engine = Arc::new(Engine::new(Arc::new(Http(fetcher)), Arc::new(SystemClock), config).unwrap());
+    Fixture { server, _dir: dir, engine }
+}
+
+/// Runs the engine on `targets` until done or until `stop`; every record as JSON.
+async fn scan(f: &Fixture, targets: &[&str], stop: impl Future<Output = ()> + Send + 'static) -> Vec<Value> {
+    let seeds = targets.iter().map(|t| Unit::origin(Origin::parse_target(t).unwrap())).collect();
+    let (tx, mut rx) = mpsc::channel(1024);
+    let engine = Arc::clone(&f.engine);
+    let handle = tokio::spawn(async move { engine.run_until(RunPlan { seeds, ..RunPlan::default() }, tx, stop).await });
+    let mut out = Vec::new();
+    while let Some(r) = rx.recv().await {
+        out.push(serde_json::to_value(&r).unwrap());
+    }
+    handle.await.unwrap();
+    out
+}
+
+fn summary(records: &[Value]) -> &Value {
+    let s = records.last().unwrap();
+    assert_eq!(s["type"], "summary");
+    s
+}
+
+/// v.test lists four URLs; verifying the first stalls, the other three answer at once.
+fn stalling_site(root: &Path) {
+    write_site(
+        root,
+        &[
+            ("v.test/list", "https://v.test/stall\nhttps://v.test/f1\nhttps://v.test/f2\nhttps://v.test/f3\n"),
+            ("v.test/stall.headers", "X-Fixture-Stall: 30\n"),
+            ("v.test/f1", "1"),
+            ("v.test/f2", "2"),
+            ("v.test/f3", "3"),
+        ],
+    );
+}
+
+#[tokio::test]
+async fn an_interrupted_scan_counts_the_verification_requests_answered_and_keeps_their_verdicts() {
+    let f = fixture(stalling_site, &["https://v.test"], &["pages"]);
+    let log = f.server.log();
+    let heads = move || log.lock().unwrap().iter().filter(|r| r.method == "HEAD").count();
+    let answered = heads.clone();
+    let stop = async move {
+        while answered() < 3 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // The three answers reach the scan; the stalled request is still in flight.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    let records = scan(&f, &["https://v.test"], stop).await;
+    let s = summary(&records);
+    assert_eq!(s["interrupted"], true);
+    assert_eq!(heads(), 3, "the stalled HEAD never finished");
+    assert_eq!((&s["verification_requests"], &s["verifications"]), (&json!(3), &json!(3)), "{s}");
+    // The verdicts reached are kept, though the first URL's (stalled) verdict never came.
+    let verdicts: Vec<(&Value, &Value)> =
+        records.iter().filter(|r| r["type"] == "verification").map(|v| (&v["value"], &v["status"])).collect();
+    assert_eq!(
+        verdicts,
+        [
+            (&json!("https://v.test/f1"), &json!("alive")),
+            (&json!("https://v.test/f2"), &json!("alive")),
+            (&json!("https://v.test/f3"), &json!("alive"))
+        ]
+    );
+    assert!(!records.iter().any(|r| r["type"] == "origin"), "the unit was in flight");
+}
