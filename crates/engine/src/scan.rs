@@ -749,7 +749,13 @@ impl Engine {
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
-        let doc_url = meta.url.to_string();
+        // The response a report is about: the final one; for a redirect out of scope (whose `url` is
+        // the refused target, never requested) the redirect itself, named by the requested URL.
+        let (doc_url, doc_status) = if redirected_out_of_scope(meta) {
+            (&meta.requested_url, meta.redirect_chain.last().map(|h| h.status))
+        } else {
+            (&meta.url, meta.status)
+        };
         let (mut errors, mut warnings) = (0, 0);
         for d in report.errors.iter().chain(&report.warnings) {
             match d.severity {
@@ -757,7 +763,7 @@ impl Engine {
                 Severity::Warning => warnings += 1,
             }
             let rec = DiagnosticRecord {
-                document: doc_url.clone(),
+                document: doc_url.to_string(),
                 probe: probe.to_string(),
                 severity: d.severity,
                 code: d.code.clone(),
@@ -774,10 +780,10 @@ impl Engine {
         for c in &candidates {
             let c = c.to_candidate();
             let evidence = Evidence {
-                document_url: meta.url.clone(),
+                document_url: doc_url.clone(),
                 probe: probe.to_string(),
                 fetched_at: meta.fetched_at,
-                status: meta.status,
+                status: doc_status,
                 locator: c.locator.clone(),
             };
             self.sighting(run, c, evidence, shared, out).await;

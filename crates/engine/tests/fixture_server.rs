@@ -1,7 +1,11 @@
 //! The engine end to end over the real fetcher (`wellknown-http`) and the loopback fixture server
-//! (`wellknown-tests`), on hand-made sites written to a temporary directory: an interrupted
-//! verification.
+//! (`wellknown-tests`), on hand-made sites written to a temporary directory: redirects the fetcher
+//! does not follow (out of scope, not http(s), unparsable), credentials in a `Location`, the
+//! change-password probe's redirect out of scope, and an interrupted verification.
 //! Kept as its own test binary: its probes register through `inventory`, which is per binary.
+
+// Linked for its probe registration (`inventory`).
+extern crate wellknown_change_password;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -87,6 +91,24 @@ fn write_site(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
+/// r.test: redirects the scan does not follow.
+fn redirect_site(root: &Path) {
+    write_site(
+        root,
+        &[
+            (
+                "r.test/oidc.headers",
+                "Status: 302\nLocation: https://user:pass@idp.other.test/.well-known/openid-configuration#frag\n",
+            ),
+            ("r.test/mailto.headers", "Status: 307\nLocation: mailto:x@other.test\n"),
+            ("r.test/ftp.headers", "Status: 301\nLocation: ftp://files.other.test/a.json\n"),
+            ("r.test/bad-port.headers", "Status: 302\nLocation: https://[::1]:99999/x\n"),
+            ("r.test/zone-id.headers", "Status: 302\nLocation: http://[fe80::1%25eth0]/x\n"),
+            ("r.test/.well-known/change-password.headers", "Status: 302\nLocation: https://accounts.other.test/pw\n"),
+        ],
+    );
+}
+
 struct Fixture {
     server: FixtureServer,
     _dir: tempfile::TempDir,
@@ -136,10 +158,45 @@ async fn scan(f: &Fixture, targets: &[&str], stop: impl Future<Output = ()> + Se
     out
 }
 
+async fn scan_redirects() -> (Fixture, Vec<Value>) {
+    let f = fixture(redirect_site, &["https://r.test"], &["pages", "change-password"]);
+    let records = scan(&f, &["https://r.test"], std::future::pending()).await;
+    (f, records)
+}
+
+fn sightings<'a>(records: &'a [Value], value: &str) -> Vec<&'a Value> {
+    records
+        .iter()
+        .filter(|r| matches!(r["type"].as_str(), Some("candidate" | "evidence")) && r["value"] == value)
+        .collect()
+}
+
 fn summary(records: &[Value]) -> &Value {
     let s = records.last().unwrap();
     assert_eq!(s["type"], "summary");
     s
+}
+
+#[tokio::test]
+async fn a_change_password_redirect_out_of_scope_names_the_document_that_redirected() {
+    let (_f, records) = scan_redirects().await;
+    let evidence = json!({
+        "document_url": "https://r.test/.well-known/change-password",
+        "probe": "change-password",
+        "status": 302,
+        "locator": {"redirect": 0},
+    });
+    let seen = sightings(&records, "https://accounts.other.test/pw");
+    let relations: Vec<(&Value, &Value)> = seen.iter().map(|r| (&r["type"], &r["relation"])).collect();
+    assert_eq!(
+        relations,
+        [(&json!("candidate"), &json!("change_password")), (&json!("evidence"), &json!("redirect_location"))]
+    );
+    for r in seen {
+        let mut e = r["evidence"].clone();
+        e.as_object_mut().unwrap().remove("fetched_at");
+        assert_eq!(e, evidence, "{r}");
+    }
 }
 
 /// v.test lists four URLs; verifying the first stalls, the other three answer at once.

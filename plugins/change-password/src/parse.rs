@@ -139,10 +139,11 @@ fn check_origin(report: &mut Report, meta: &FetchMeta) {
     }
 }
 
-/// The candidate for a followed redirect: the first hop's target.
+/// The candidate for a followed redirect: the first hop's target, from the `Location` header of
+/// the first response (locator `{"redirect": 0}`).
 fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
     let target = meta.redirect_chain.get(1).map_or(&meta.url, |hop| &hop.url).clone();
-    push_target(report, meta, &target, "http_redirect", None);
+    push_target(report, meta, &target, "http_redirect", Some(Locator::Redirect(0)));
     let list = &mut report.candidates;
     if let Some(first) = meta.redirect_chain.first() {
         list.set_hint(0, "redirect_status", &first.status.to_string());
@@ -208,6 +209,7 @@ mod tests {
             (RELATION, "http_redirect", "302")
         );
         assert!(c.hint("final_url").is_none());
+        assert_eq!(c.locator(), Some(Locator::Redirect(0)), "the Location header of the first response");
         assert_eq!(r.values(CandidateKind::Host).count(), 0);
         assert_eq!(r.facts["redirected"], true);
     }
@@ -270,6 +272,7 @@ mod tests {
         let r = interpret_unavailable(&m).unwrap();
         assert_eq!(r.candidates.get(0).unwrap().value(), "https://other.example.org/pw");
         assert_eq!(r.candidates.get(0).unwrap().hint("failure").unwrap(), "out_of_scope");
+        assert_eq!(r.candidates.get(0).unwrap().locator(), Some(Locator::Redirect(0)), "the first Location");
     }
 
     #[test]
