@@ -194,6 +194,13 @@ pub struct FetchMeta {
     /// sitemap location rule.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub declared_by: Vec<Url>,
+    /// The target of a redirect the fetcher could not follow because it is not an http(s) URL
+    /// (`ftp:`, `mailto:`; failure `invalid_redirect`), resolved against `url`. `url` and `status`
+    /// are then those of the response that redirected. None
+    /// otherwise: a redirect refused as out of scope, a loop or one hop too many names its target
+    /// in `url`, and an unparsable `Location` is only quoted in the failure message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfollowed_location: Option<Url>,
 }
 
 impl FetchMeta {
@@ -213,6 +220,7 @@ impl FetchMeta {
             truncated: false,
             failure: None,
             declared_by: Vec::new(),
+            unfollowed_location: None,
         }
     }
 

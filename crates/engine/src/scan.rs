@@ -720,7 +720,7 @@ impl Engine {
             }
             if redirected_out {
                 t.redirected_out_of_scope += 1;
-            } else if meta.status.is_none() && meta.failure.is_some() {
+            } else if fetch_failed(meta) {
                 t.fetch_failures += 1;
             }
             if not_attempted {
@@ -728,7 +728,7 @@ impl Engine {
             }
         }
         let _ = out.send(Record::Document(record)).await;
-        let redirect = redirected_out.then(|| redirect_candidate(&doc.probe, meta)).flatten();
+        let redirect = redirect_candidate(&doc.probe, meta);
         if let Some(report) = doc.report {
             self.emit_report(run, report, candidates, (&doc.probe, meta), hop, shared, out).await;
         }
@@ -865,23 +865,53 @@ fn redirected_out_of_scope(meta: &wellknown_core::FetchMeta) -> bool {
         && !meta.redirect_chain.is_empty()
 }
 
-/// Relation of the target of a redirect the scan did not follow because it leads out of scope.
+/// True when the summary counts the document in `fetch_failures`: no HTTP response (DNS, connect,
+/// TLS, timeout, refusals, not attempted), or a redirect the fetcher cannot follow
+/// (`invalid_redirect`, whose status is kept). A redirect out of scope is counted apart
+/// ([`redirected_out_of_scope`]); other failures after a response (`body_too_large`, a stalled body)
+/// are in neither.
+fn fetch_failed(meta: &wellknown_core::FetchMeta) -> bool {
+    meta.failure.as_ref().is_some_and(|f| {
+        (meta.status.is_none() && !redirected_out_of_scope(meta))
+            || f.class == wellknown_core::FailureClass::InvalidRedirect
+    })
+}
+
+/// Relation of the target of a redirect the scan did not follow: out of scope, or not an http(s)
+/// URL (with a host, such as `ftp://files.example/a`).
 pub const REDIRECT_RELATION: &str = "redirect_location";
 
 /// Flag of a [`REDIRECT_RELATION`] candidate whose `Location` carried a user name or password
 /// (RFC 3986 section 3.2.1 deprecates `user:password@`): the value is recorded without them.
 pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
 
-/// The candidate a redirect out of scope declares: `url` [`REDIRECT_RELATION`] = the refused target,
-/// with evidence naming the document (its requested URL), the status of the response that
-/// redirected and the locator `{"redirect": hop}` (that response's `Location` header).
+/// The redirect a fetch did not follow, when its target is a relation the origin declares: (target,
+/// index of the hop whose `Location` it was, status of that response). A redirect out of scope (the
+/// target is `meta.url`, the response the last hop of `redirect_chain`), or an `invalid_redirect` to
+/// a non-http(s) URL with a host (`meta.unfollowed_location`; the response is the final one, hop
+/// `redirect_chain.len()`). A `mailto:` or an unparsable `Location` names no host: only the
+/// document's failure message quotes it.
+fn unfollowed_redirect(meta: &wellknown_core::FetchMeta) -> Option<(Url, u32, u16)> {
+    if redirected_out_of_scope(meta) {
+        let last = meta.redirect_chain.last()?;
+        let hop = u32::try_from(meta.redirect_chain.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        return Some((meta.url.clone(), hop, last.status));
+    }
+    let invalid = meta.failure.as_ref().is_some_and(|f| f.class == wellknown_core::FailureClass::InvalidRedirect);
+    let target = meta.unfollowed_location.as_ref().filter(|u| invalid && u.host().is_some())?;
+    let hop = u32::try_from(meta.redirect_chain.len()).unwrap_or(u32::MAX);
+    Some((target.clone(), hop, meta.status?))
+}
+
+/// The candidate a redirect that was not followed declares ([`unfollowed_redirect`]): `url`
+/// [`REDIRECT_RELATION`] = its target, with evidence naming the document (its requested URL), the
+/// status of the response that redirected and the locator `{"redirect": hop}` (that response's
+/// `Location` header).
 fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(wellknown_core::Candidate, Evidence)> {
-    let last = meta.redirect_chain.last()?;
-    let hop = u32::try_from(meta.redirect_chain.len().saturating_sub(1)).unwrap_or(u32::MAX);
+    let (mut target, hop, status) = unfollowed_redirect(meta)?;
     let locator = Some(wellknown_core::Locator::Redirect(hop));
     // Credentials in a Location header are a finding, not something to copy into every output and
     // store: the value drops them and the candidate is flagged.
-    let mut target = meta.url.clone();
     let credentials = !target.username().is_empty() || target.password().is_some();
     if credentials {
         let _ = target.set_username("");
@@ -895,7 +925,7 @@ fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(
         document_url: meta.requested_url.clone(),
         probe: probe.to_string(),
         fetched_at: meta.fetched_at,
-        status: Some(last.status),
+        status: Some(status),
         locator,
     };
     Some((c, evidence))
@@ -924,5 +954,29 @@ mod tests {
         assert_eq!(c.flags, [CREDENTIALS_FLAG]);
         assert_eq!(evidence.status, Some(302));
         assert_eq!(evidence.document_url.as_str(), "https://a.example/.well-known/openid-configuration");
+    }
+
+    #[test]
+    fn a_redirect_to_a_url_that_is_not_http_is_a_candidate_when_it_names_a_host() {
+        let requested = url::Url::parse("https://a.example/x").unwrap();
+        let mut meta =
+            FetchMeta::synthetic(url::Url::parse("https://a.example/y").unwrap(), None, Timestamp::UNIX_EPOCH);
+        meta.requested_url = requested.clone();
+        meta.redirect_chain = vec![RedirectHop { url: requested, status: 301 }];
+        meta.status = Some(302);
+        meta.unfollowed_location = Some(url::Url::parse("ftp://files.other.example/a.json").unwrap());
+        meta.failure = Some(FetchFailure { class: FailureClass::InvalidRedirect, message: "not http(s)".into() });
+        assert!(fetch_failed(&meta) && !redirected_out_of_scope(&meta), "counted once, as a fetch failure");
+        let (c, evidence) = redirect_candidate("p", &meta).expect("candidate");
+        assert_eq!(c.value, "ftp://files.other.example/a.json");
+        assert!(c.flags.is_empty());
+        assert_eq!((evidence.status, evidence.locator), (Some(302), Some(wellknown_core::Locator::Redirect(1))));
+        assert_eq!(evidence.document_url.as_str(), "https://a.example/x");
+        // No host (mailto:), or no usable Location: nothing to declare.
+        meta.unfollowed_location = Some(url::Url::parse("mailto:x@other.example").unwrap());
+        assert!(redirect_candidate("p", &meta).is_none());
+        meta.unfollowed_location = None;
+        assert!(redirect_candidate("p", &meta).is_none());
+        assert!(fetch_failed(&meta));
     }
 }

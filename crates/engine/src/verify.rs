@@ -131,8 +131,13 @@ pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
             FailureClass::BodyTooLarge if meta.status.is_some() => return (by_status(meta), target),
             FailureClass::BodyTooLarge | FailureClass::Protocol | FailureClass::UnsupportedUrl => VerifyStatus::Failure,
         };
-        let target =
-            if status == VerifyStatus::Redirect { target.or_else(|| Some(meta.url.to_string())) } else { target };
+        let target = match f.class {
+            // Not followed because it cannot be: `url` is the response that redirected, and its
+            // target (when it is a URL at all) is kept apart.
+            FailureClass::InvalidRedirect => target.or_else(|| meta.unfollowed_location.as_ref().map(Url::to_string)),
+            _ if status == VerifyStatus::Redirect => target.or_else(|| Some(meta.url.to_string())),
+            _ => target,
+        };
         return (status, target);
     }
     (by_status(meta), target)

@@ -164,6 +164,13 @@ async fn scan_redirects() -> (Fixture, Vec<Value>) {
     (f, records)
 }
 
+fn document<'a>(records: &'a [Value], requested: &str) -> &'a Value {
+    records
+        .iter()
+        .find(|r| r["type"] == "document" && r["requested_url"] == requested)
+        .unwrap_or_else(|| panic!("no document {requested}"))
+}
+
 fn sightings<'a>(records: &'a [Value], value: &str) -> Vec<&'a Value> {
     records
         .iter()
@@ -175,6 +182,39 @@ fn summary(records: &[Value]) -> &Value {
     let s = records.last().unwrap();
     assert_eq!(s["type"], "summary");
     s
+}
+
+#[tokio::test]
+async fn redirects_that_cannot_be_followed_are_recorded_alike_and_counted_once() {
+    let (f, records) = scan_redirects().await;
+    for (path, status) in [("/mailto", 307), ("/ftp", 301), ("/bad-port", 302), ("/zone-id", 302)] {
+        let url = format!("https://r.test{path}");
+        let doc = document(&records, &url);
+        assert_eq!(
+            (&doc["status"], &doc["url"], &doc["redirect_chain"], &doc["failure"]["class"]),
+            (&json!(status), &json!(url), &json!([]), &json!("invalid_redirect")),
+            "{doc}"
+        );
+    }
+    // The ftp target names a host: a relation the origin declares, like a redirect out of scope.
+    let ftp = sightings(&records, "ftp://files.other.test/a.json");
+    assert_eq!(ftp.len(), 1, "{ftp:?}");
+    assert_eq!((&ftp[0]["relation"], &ftp[0]["in_scope"]), (&json!("redirect_location"), &json!(false)));
+    assert_eq!(
+        (&ftp[0]["evidence"]["document_url"], &ftp[0]["evidence"]["status"], &ftp[0]["evidence"]["locator"]),
+        (&json!("https://r.test/ftp"), &json!(301), &json!({"redirect": 0}))
+    );
+    assert!(sightings(&records, "mailto:x@other.test").is_empty(), "no host: only the failure message names it");
+    // Each document in at most one of the counters; all four invalid redirects are fetch failures.
+    let s = summary(&records);
+    let docs: Vec<&Value> = records.iter().filter(|r| r["type"] == "document").collect();
+    let out_of_scope = docs.iter().filter(|d| d["failure"]["class"] == "out_of_scope").count();
+    let failed = docs.iter().filter(|d| d["failure"].is_object() && d["failure"]["class"] != "out_of_scope").count();
+    assert_eq!((out_of_scope, failed), (2, 4), "{docs:?}");
+    assert_eq!((&s["redirected_out_of_scope"], &s["fetch_failures"]), (&json!(2), &json!(4)), "{s}");
+    assert_eq!(&s["reachable"], &json!(1));
+    // Nothing was requested elsewhere.
+    assert!(f.server.requests().iter().all(|r| r.host == "r.test"));
 }
 
 #[tokio::test]

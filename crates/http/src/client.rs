@@ -150,6 +150,7 @@ impl Fetcher {
             truncated: false,
             failure: None,
             declared_by: Vec::new(),
+            unfollowed_location: None,
         };
         let mut url = req.url.clone();
         url.set_fragment(None);
@@ -182,23 +183,28 @@ impl Fetcher {
                     .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
                 let next = location.as_deref().filter(|l| !l.is_empty()).and_then(|l| url.join(l).ok());
                 let Some(mut next) = next else {
+                    // Not followed: the answer is this response (status kept, `url` = the URL fetched).
                     record_head(&mut meta, &hop.response);
+                    self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
                     let why = match location {
                         None => format!("{url} answered {status} without a Location"),
                         Some(l) => format!("{url} answered {status} with an unusable Location {l:?}"),
                     };
                     return failed(meta, failure(FailureClass::InvalidRedirect, why));
                 };
-                self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
                 next.set_fragment(None);
+                if !is_http(&next) {
+                    // Not followed either, for the same reason: nothing here can fetch it. The target
+                    // is kept apart, so `url` and `status` still name the response that redirected.
+                    record_head(&mut meta, &hop.response);
+                    self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
+                    let why = format!("{url} answered {status} with a redirect to {next}: not an http(s) URL");
+                    meta.unfollowed_location = Some(next);
+                    return failed(meta, failure(FailureClass::InvalidRedirect, why));
+                }
+                self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
                 meta.redirect_chain.push(RedirectHop { url: url.clone(), status });
                 meta.url = next.clone();
-                if !is_http(&next) {
-                    return failed(
-                        meta,
-                        failure(FailureClass::InvalidRedirect, format!("{url} redirects to {next}: not http(s)")),
-                    );
-                }
                 if !visited.insert(next.as_str().to_string()) {
                     return failed(
                         meta,

@@ -71,12 +71,13 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     report
 }
 
-/// Interprets a non-2xx or failed answer. A redirect that was followed still declares where the
-/// change password page is, so a report with that candidate is returned (kind `redirect`, hint
+/// Interprets a non-2xx or failed answer. A redirect still declares where the change password page
+/// is, whether it was followed or not (out of scope, or to a non-http(s) URL the fetcher keeps in
+/// `unfollowed_location`), so a report with that candidate is returned (kind `redirect`, hint
 /// `final_status` or `failure`; `target_not_found` when the page answered 404 or 410). Without a
 /// redirect there is no change password URL: None.
 pub fn interpret_unavailable(meta: &FetchMeta) -> Option<Report> {
-    if !meta.was_redirected() {
+    if !meta.was_redirected() && meta.unfollowed_location.is_none() {
         return None;
     }
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "redirect");
@@ -139,14 +140,25 @@ fn check_origin(report: &mut Report, meta: &FetchMeta) {
     }
 }
 
-/// The candidate for a followed redirect: the first hop's target, from the `Location` header of
-/// the first response (locator `{"redirect": 0}`).
+/// The candidate for a redirect: the first hop's target, from the `Location` header of the first
+/// response (locator `{"redirect": 0}`). When that very response's redirect could not be followed
+/// (not an http(s) URL: `redirect_chain` is empty and `url` is the well-known URL), its target is
+/// `unfollowed_location` and there is no final URL or status beyond it.
 fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
-    let target = meta.redirect_chain.get(1).map_or(&meta.url, |hop| &hop.url).clone();
+    let unfollowed_first = meta.redirect_chain.is_empty().then_some(meta.unfollowed_location.as_ref()).flatten();
+    let target = match unfollowed_first {
+        Some(location) => location,
+        None => meta.redirect_chain.get(1).map_or(&meta.url, |hop| &hop.url),
+    }
+    .clone();
     push_target(report, meta, &target, "http_redirect", Some(Locator::Redirect(0)));
     let list = &mut report.candidates;
-    if let Some(first) = meta.redirect_chain.first() {
-        list.set_hint(0, "redirect_status", &first.status.to_string());
+    let first_status = meta.redirect_chain.first().map(|hop| hop.status).or(unfollowed_first.and(meta.status));
+    if let Some(status) = first_status {
+        list.set_hint(0, "redirect_status", &status.to_string());
+    }
+    if unfollowed_first.is_some() {
+        return;
     }
     if target != meta.url {
         list.set_hint(0, "final_url", meta.url.as_str());
@@ -273,6 +285,34 @@ mod tests {
         assert_eq!(r.candidates.get(0).unwrap().value(), "https://other.example.org/pw");
         assert_eq!(r.candidates.get(0).unwrap().hint("failure").unwrap(), "out_of_scope");
         assert_eq!(r.candidates.get(0).unwrap().locator(), Some(Locator::Redirect(0)), "the first Location");
+    }
+
+    #[test]
+    fn a_redirect_that_cannot_be_followed_still_declares_its_target() {
+        // The well-known URL itself answered 301 to an ftp URL: `url` and `status` are that response's.
+        let mut m = meta(&[], WK, 301);
+        m.unfollowed_location = Some(Url::parse("ftp://files.example.org/pw").unwrap());
+        m.failure = Some(FetchFailure { class: FailureClass::InvalidRedirect, message: "not http(s)".into() });
+        let r = interpret_unavailable(&m).unwrap();
+        let c = r.candidates.get(0).unwrap();
+        assert_eq!((c.value(), c.locator()), ("ftp://files.example.org/pw", Some(Locator::Redirect(0))));
+        assert_eq!(
+            (c.hint("redirect_status"), c.hint("failure"), c.hint("final_url"), c.hint("final_status")),
+            (Some("301"), Some("invalid_redirect"), None, None)
+        );
+        assert_eq!(r.values(CandidateKind::Host).collect::<Vec<_>>(), ["files.example.org"]);
+        // After an in-scope hop, the first target is the URL that answered with the bad redirect.
+        let mut m = meta(&[(WK, 302)], "https://www.example.com/pw", 302);
+        m.unfollowed_location = Some(Url::parse("mailto:help@example.com").unwrap());
+        m.failure = Some(FetchFailure { class: FailureClass::InvalidRedirect, message: "not http(s)".into() });
+        let r = interpret_unavailable(&m).unwrap();
+        let c = r.candidates.get(0).unwrap();
+        assert_eq!(c.value(), "https://www.example.com/pw");
+        assert_eq!((c.hint("redirect_status"), c.hint("final_status")), (Some("302"), Some("302")));
+        // A redirect that names nothing (no Location) declares nothing.
+        let mut m = meta(&[], WK, 302);
+        m.failure = Some(FetchFailure { class: FailureClass::InvalidRedirect, message: "no Location".into() });
+        assert_eq!(interpret_unavailable(&m), None);
     }
 
     #[test]

@@ -21,6 +21,10 @@ async fn redirect_server() -> std::net::SocketAddr {
             "/to-ftp" => resp(301, &[("location", "ftp://example.com/file")], ""),
             "/to-other" => resp(302, &[("location", "http://other.test/x")], ""),
             "/see-other" => resp(303, &[("location", "/final")], ""),
+            "/to-mailto" => resp(307, &[("location", "mailto:x@other.test")], ""),
+            "/bad-port" => resp(302, &[("location", "https://[::1]:99999/x")], ""),
+            "/zone-id" => resp(302, &[("location", "http://[fe80::1%25eth0]/x")], ""),
+            "/then-ftp" => resp(301, &[("location", "/to-ftp")], ""),
             p if p.starts_with("/chain/") => {
                 let n: u32 = p["/chain/".len()..].parse().unwrap();
                 if n == 0 {
@@ -129,9 +133,35 @@ async fn invalid_redirects() {
     assert_eq!(class(&r), Some("invalid_redirect"));
     assert_eq!(r.meta.status, Some(302));
     assert_eq!(r.meta.url, url(addr, "/no-location"));
-    let r = fetch_all(&f, &get(url(addr, "/to-ftp"))).await;
+    assert_eq!(r.meta.unfollowed_location, None);
+}
+
+/// Every redirect the fetcher cannot follow is recorded alike: the status of the response that
+/// redirected, `url` = the URL fetched last, no hop added, the target (when it is a URL) apart.
+#[tokio::test]
+async fn redirects_that_cannot_be_followed_keep_the_response_that_redirected() {
+    let addr = redirect_server().await;
+    let f = fetcher(test_config());
+    for (path, status, target) in [
+        ("/to-ftp", 301, Some("ftp://example.com/file")),
+        ("/to-mailto", 307, Some("mailto:x@other.test")),
+        ("/bad-port", 302, None),
+        ("/zone-id", 302, None),
+    ] {
+        let r = fetch_all(&f, &get(url(addr, path))).await;
+        assert_eq!(class(&r), Some("invalid_redirect"), "{path}");
+        assert_eq!((r.meta.status, &r.meta.url), (Some(status), &url(addr, path)), "{path}");
+        assert!(r.meta.redirect_chain.is_empty(), "{path}");
+        assert_eq!(r.meta.unfollowed_location.as_ref().map(Url::as_str), target, "{path}");
+        assert!(r.meta.failure.unwrap().message.contains(path), "names the URL that redirected");
+    }
+    // After a hop that was followed: the chain keeps that hop, `url` is the URL that answered 301.
+    let r = fetch_all(&f, &get(url(addr, "/then-ftp"))).await;
     assert_eq!(class(&r), Some("invalid_redirect"));
-    assert_eq!(r.meta.url.scheme(), "ftp");
+    let hops: Vec<(&str, u16)> = r.meta.redirect_chain.iter().map(|h| (h.url.path(), h.status)).collect();
+    assert_eq!(hops, [("/then-ftp", 301)]);
+    assert_eq!((r.meta.status, r.meta.url.path()), (Some(301), "/to-ftp"));
+    assert_eq!(r.meta.unfollowed_location.map(String::from).as_deref(), Some("ftp://example.com/file"));
 }
 
 #[tokio::test]
