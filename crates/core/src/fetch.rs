@@ -195,12 +195,19 @@ pub struct FetchMeta {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub declared_by: Vec<Url>,
     /// The target of a redirect the fetcher could not follow because it is not an http(s) URL
-    /// (`ftp:`, `mailto:`; failure `invalid_redirect`), resolved against `url`. `url` and `status`
-    /// are then those of the response that redirected. None
+    /// (`ftp:`, `mailto:`; failure `invalid_redirect`), resolved against `url` and without user name
+    /// or password. `url` and `status` are then those of the response that redirected. None
     /// otherwise: a redirect refused as out of scope, a loop or one hop too many names its target
     /// in `url`, and an unparsable `Location` is only quoted in the failure message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unfollowed_location: Option<Url>,
+    /// The redirects whose `Location` header carried a user name or password, by hop index (as in
+    /// the locator `{"redirect": N}`: the index in `redirect_chain` of the response that redirected,
+    /// `redirect_chain.len()` for an `invalid_redirect` answered by `url` itself). The user name and
+    /// password are dropped from every URL recorded here and from failure messages (RFC 3986
+    /// section 3.2.1 deprecates `user:password@`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub location_credentials: Vec<u32>,
 }
 
 impl FetchMeta {
@@ -221,6 +228,7 @@ impl FetchMeta {
             failure: None,
             declared_by: Vec::new(),
             unfollowed_location: None,
+            location_credentials: Vec::new(),
         }
     }
 

@@ -687,6 +687,11 @@ impl Engine {
         }
         let report = doc.report.as_ref();
         let doc_url = meta.url.to_string();
+        let mut facts = report.map(|r| r.facts.clone()).unwrap_or_default();
+        if !meta.location_credentials.is_empty() {
+            // The fetcher dropped them from every URL; the document still says they were there.
+            facts.insert(CREDENTIALS_FACT.to_string(), serde_json::json!(meta.location_credentials));
+        }
         let record = DocumentRecord {
             probe: doc.probe.clone(),
             role: doc.role.clone(),
@@ -704,7 +709,7 @@ impl Engine {
             failure: meta.failure.clone(),
             kind: report.map(|r| r.kind.clone()),
             valid: report.map(wellknown_core::Report::valid),
-            facts: report.map(|r| r.facts.clone()).unwrap_or_default(),
+            facts,
             via: cx.via.as_ref().map(|v| v.address.to_string()),
             not_attempted,
         };
@@ -885,6 +890,10 @@ pub const REDIRECT_RELATION: &str = "redirect_location";
 /// (RFC 3986 section 3.2.1 deprecates `user:password@`): the value is recorded without them.
 pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
 
+/// Fact of a document record whose fetch met a `Location` with a user name or password: the hops
+/// (as in `{"redirect": N}`) whose `Location` carried them. Every URL recorded is without them.
+pub const CREDENTIALS_FACT: &str = "credentials_in_location";
+
 /// The redirect a fetch did not follow, when its target is a relation the origin declares: (target,
 /// index of the hop whose `Location` it was, status of that response). A redirect out of scope (the
 /// target is `meta.url`, the response the last hop of `redirect_chain`), or an `invalid_redirect` to
@@ -911,9 +920,10 @@ fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(
     let (mut target, hop, status) = unfollowed_redirect(meta)?;
     let locator = Some(wellknown_core::Locator::Redirect(hop));
     // Credentials in a Location header are a finding, not something to copy into every output and
-    // store: the value drops them and the candidate is flagged.
-    let credentials = !target.username().is_empty() || target.password().is_some();
-    if credentials {
+    // store: the value is without them (the fetcher already dropped them) and the candidate flagged.
+    let mut credentials = meta.location_credentials.contains(&hop);
+    if !target.username().is_empty() || target.password().is_some() {
+        credentials = true;
         let _ = target.set_username("");
         let _ = target.set_password(None);
     }
@@ -965,13 +975,17 @@ mod tests {
         meta.redirect_chain = vec![RedirectHop { url: requested, status: 301 }];
         meta.status = Some(302);
         meta.unfollowed_location = Some(url::Url::parse("ftp://files.other.example/a.json").unwrap());
+        meta.location_credentials = vec![1];
         meta.failure = Some(FetchFailure { class: FailureClass::InvalidRedirect, message: "not http(s)".into() });
         assert!(fetch_failed(&meta) && !redirected_out_of_scope(&meta), "counted once, as a fetch failure");
         let (c, evidence) = redirect_candidate("p", &meta).expect("candidate");
         assert_eq!(c.value, "ftp://files.other.example/a.json");
-        assert!(c.flags.is_empty());
+        assert_eq!(c.flags, [CREDENTIALS_FLAG]);
         assert_eq!((evidence.status, evidence.locator), (Some(302), Some(wellknown_core::Locator::Redirect(1))));
         assert_eq!(evidence.document_url.as_str(), "https://a.example/x");
+        // Credentials on an earlier hop do not flag this target.
+        meta.location_credentials = vec![0];
+        assert!(redirect_candidate("p", &meta).expect("candidate").0.flags.is_empty());
         // No host (mailto:), or no usable Location: nothing to declare.
         meta.unfollowed_location = Some(url::Url::parse("mailto:x@other.example").unwrap());
         assert!(redirect_candidate("p", &meta).is_none());

@@ -185,6 +185,20 @@ fn summary(records: &[Value]) -> &Value {
 }
 
 #[tokio::test]
+async fn credentials_in_a_location_are_in_no_record() {
+    let (_f, records) = scan_redirects().await;
+    let doc = document(&records, "https://r.test/oidc");
+    assert_eq!(doc["url"], "https://idp.other.test/.well-known/openid-configuration");
+    assert_eq!(doc["failure"]["class"], "out_of_scope");
+    assert_eq!(doc["facts"]["credentials_in_location"], json!([0]), "{doc}");
+    let c = sightings(&records, "https://idp.other.test/.well-known/openid-configuration");
+    assert_eq!(c.len(), 1);
+    assert_eq!((&c[0]["relation"], &c[0]["flags"]), (&json!("redirect_location"), &json!(["credentials_in_url"])));
+    let all = serde_json::to_string(&records).unwrap();
+    assert!(!all.contains("user:pass") && !all.contains("pass@"), "credentials leaked: {all}");
+}
+
+#[tokio::test]
 async fn redirects_that_cannot_be_followed_are_recorded_alike_and_counted_once() {
     let (f, records) = scan_redirects().await;
     for (path, status) in [("/mailto", 307), ("/ftp", 301), ("/bad-port", 302), ("/zone-id", 302)] {

@@ -151,6 +151,7 @@ impl Fetcher {
             failure: None,
             declared_by: Vec::new(),
             unfollowed_location: None,
+            location_credentials: Vec::new(),
         };
         let mut url = req.url.clone();
         url.set_fragment(None);
@@ -181,18 +182,25 @@ impl Fetcher {
                     .headers()
                     .get(header::LOCATION)
                     .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
+                // This response's hop index, as in the locator `{"redirect": N}`.
+                let hop_index = u32::try_from(meta.redirect_chain.len()).unwrap_or(u32::MAX);
+                let shown = location.as_deref().map(redact_userinfo);
+                if shown.as_ref().is_some_and(|(_, had)| *had) {
+                    meta.location_credentials.push(hop_index);
+                }
                 let next = location.as_deref().filter(|l| !l.is_empty()).and_then(|l| url.join(l).ok());
                 let Some(mut next) = next else {
                     // Not followed: the answer is this response (status kept, `url` = the URL fetched).
                     record_head(&mut meta, &hop.response);
                     self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
-                    let why = match location {
+                    let why = match shown {
                         None => format!("{url} answered {status} without a Location"),
-                        Some(l) => format!("{url} answered {status} with an unusable Location {l:?}"),
+                        Some((l, _)) => format!("{url} answered {status} with an unusable Location {l:?}"),
                     };
                     return failed(meta, failure(FailureClass::InvalidRedirect, why));
                 };
                 next.set_fragment(None);
+                drop_userinfo(&mut next);
                 if !is_http(&next) {
                     // Not followed either, for the same reason: nothing here can fetch it. The target
                     // is kept apart, so `url` and `status` still name the response that redirected.
@@ -416,6 +424,39 @@ fn is_http(url: &Url) -> bool {
     matches!(url.scheme(), "http" | "https") && url.host().is_some()
 }
 
+/// Drops the user name and password of `url` (RFC 3986 section 3.2.1 deprecates `user:password@`;
+/// nothing here sends them, and they must not be copied into records).
+fn drop_userinfo(url: &mut Url) {
+    if !url.username().is_empty() || url.password().is_some() {
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
+    }
+}
+
+/// `location` (a `Location` header as sent) without the user information of its authority, if it
+/// has one (`https://user:secret@host/x` gives `https://host/x`), and whether it had one. Textual, so
+/// it also applies to a `Location` no URL parser accepts.
+fn redact_userinfo(location: &str) -> (String, bool) {
+    let Some(slashes) = location.find("//") else { return (location.to_string(), false) };
+    let prefix = &location[..slashes];
+    // An authority starts after `scheme://` or at a leading `//` (a network-path reference).
+    let scheme_ok = prefix.is_empty()
+        || prefix.strip_suffix(':').is_some_and(|s| {
+            s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        });
+    if !scheme_ok {
+        return (location.to_string(), false);
+    }
+    let start = slashes + 2;
+    let rest = &location[start..];
+    let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => (format!("{}{}", &location[..start], &rest[at + 1..]), true),
+        None => (location.to_string(), false),
+    }
+}
+
 /// Ends a fetch with `f`: no body.
 fn failed(mut meta: FetchMeta, f: FetchFailure) -> FetchResult {
     tracing::debug!(url = %meta.url, class = %f.class, message = %f.message, "fetch failed");
@@ -554,6 +595,21 @@ mod tests {
     fn builds_outside_a_runtime() {
         let f = Fetcher::new(FetcherConfig::default()).unwrap();
         assert_eq!(f.config().max_concurrent_per_host, 2);
+    }
+
+    #[test]
+    fn userinfo_is_redacted_from_a_location_as_sent() {
+        for (location, want, had) in [
+            ("https://user:secret@[::1]:99999/x", "https://[::1]:99999/x", true),
+            ("//u@host.example/a@b", "//host.example/a@b", true),
+            ("HTTP://a:b@c:d@host.example?q=@", "HTTP://host.example?q=@", true),
+            ("https://host.example/path@x", "https://host.example/path@x", false),
+            ("mailto:x@other.test", "mailto:x@other.test", false),
+            ("/relative/a@b//c@d", "/relative/a@b//c@d", false),
+            ("", "", false),
+        ] {
+            assert_eq!(redact_userinfo(location), (want.to_string(), had), "{location}");
+        }
     }
 
     #[test]

@@ -25,6 +25,13 @@ async fn redirect_server() -> std::net::SocketAddr {
             "/bad-port" => resp(302, &[("location", "https://[::1]:99999/x")], ""),
             "/zone-id" => resp(302, &[("location", "http://[fe80::1%25eth0]/x")], ""),
             "/then-ftp" => resp(301, &[("location", "/to-ftp")], ""),
+            "/creds-out" => resp(302, &[("location", "http://user:pass@other.test/x#frag")], ""),
+            "/creds-ftp" => resp(301, &[("location", "ftp://u:secret@files.other.test/a.json")], ""),
+            "/creds-bad" => resp(302, &[("location", "https://user:secret@[::1]:99999/x")], ""),
+            "/creds-in" => {
+                let host = req.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or_default();
+                resp(302, &[("location", &format!("//user:pass@{host}/final"))], "")
+            }
             p if p.starts_with("/chain/") => {
                 let n: u32 = p["/chain/".len()..].parse().unwrap();
                 if n == 0 {
@@ -162,6 +169,41 @@ async fn redirects_that_cannot_be_followed_keep_the_response_that_redirected() {
     assert_eq!(hops, [("/then-ftp", 301)]);
     assert_eq!((r.meta.status, r.meta.url.path()), (Some(301), "/to-ftp"));
     assert_eq!(r.meta.unfollowed_location.map(String::from).as_deref(), Some("ftp://example.com/file"));
+}
+
+/// A user name and password in a `Location` never reach a recorded URL or message; the hops whose
+/// `Location` carried them are listed.
+#[tokio::test]
+async fn credentials_in_a_location_are_dropped_and_listed() {
+    let addr = redirect_server().await;
+    let f = fetcher(test_config());
+    let scope = |u: &Url| u.host_str() == Some("127.0.0.1");
+    let r = f.fetch(&get(url(addr, "/creds-out")), &scope).await;
+    assert_eq!(class(&r), Some("out_of_scope"));
+    assert_eq!(r.meta.url.as_str(), "http://other.test/x");
+    assert_eq!(r.meta.location_credentials, [0]);
+    let message = r.meta.failure.unwrap().message;
+    assert!(message.contains("http://other.test/x") && !message.contains("pass"), "{message}");
+
+    let r = fetch_all(&f, &get(url(addr, "/creds-in"))).await;
+    assert_eq!((class(&r), r.meta.status), (None, Some(200)));
+    assert_eq!(r.meta.url, url(addr, "/final"), "followed, without the credentials");
+    assert_eq!(r.meta.location_credentials, [0]);
+
+    let r = fetch_all(&f, &get(url(addr, "/creds-ftp"))).await;
+    assert_eq!(class(&r), Some("invalid_redirect"));
+    assert_eq!(r.meta.unfollowed_location.map(String::from).as_deref(), Some("ftp://files.other.test/a.json"));
+    assert_eq!(r.meta.location_credentials, [0]);
+    assert!(!r.meta.failure.unwrap().message.contains("secret"));
+
+    let r = fetch_all(&f, &get(url(addr, "/creds-bad"))).await;
+    assert_eq!((class(&r), r.meta.status), (Some("invalid_redirect"), Some(302)));
+    assert_eq!(r.meta.location_credentials, [0]);
+    let message = r.meta.failure.unwrap().message;
+    assert!(message.contains("https://[::1]:99999/x") && !message.contains("secret"), "{message}");
+
+    let r = fetch_all(&f, &get(url(addr, "/a"))).await;
+    assert!(r.meta.location_credentials.is_empty());
 }
 
 #[tokio::test]
