@@ -36,12 +36,14 @@ struct Text {
 /// Most bytes of strings one list holds (its offsets are `u32`).
 pub const MAX_TEXT_BYTES: usize = u32::MAX as usize;
 
-/// Constant strings (relation names, hint keys, flags) recently copied into a list, by address:
-/// a document repeats a handful of them on every candidate, so each is stored once per list.
+/// Constant strings (relation names, hint keys, flags) already copied into a list, by address: a
+/// document repeats a handful of them on every candidate, so each is stored about once per list.
+/// Direct-mapped on the address: two constants on one slot evict each other (and are copied again),
+/// which costs bytes, never correctness.
 #[derive(Debug, Clone, Copy, Default)]
 struct StaticCache {
-    entries: [(usize, Text); 8],
-    next: usize,
+    /// `(address, length, text)`.
+    entries: [(usize, u32, Text); 16],
 }
 
 /// A locator, its string (JSON pointer, XML path) in the list's text.
@@ -298,16 +300,19 @@ impl Candidates {
     #[inline]
     fn own_static(&mut self, s: &'static str) -> Text {
         let key = s.as_ptr() as usize;
-        let cache = &mut self.statics;
-        if let Some((_, t)) = cache.entries.iter().find(|(k, t)| *k == key && t.len as usize == s.len()) {
-            return *t;
+        let len = index(s.len());
+        // Constants are at least byte-aligned and usually a few bytes apart: mix a few address bits.
+        let slot = (key ^ (key >> 4) ^ (key >> 8)) % self.statics.entries.len();
+        if let Some(&(k, l, t)) = self.statics.entries.get(slot)
+            && k == key
+            && l == len
+        {
+            return t;
         }
         let t = self.own(s);
-        let cache = &mut self.statics;
-        if let Some(slot) = cache.entries.get_mut(cache.next) {
-            *slot = (key, t);
+        if let Some(e) = self.statics.entries.get_mut(slot) {
+            *e = (key, len, t);
         }
-        cache.next = (cache.next + 1) % cache.entries.len();
         t
     }
 
