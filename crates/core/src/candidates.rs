@@ -782,6 +782,26 @@ mod tests {
         assert_eq!(list.get(0).unwrap().to_candidate(), want[0]);
     }
 
+    #[test]
+    fn many_constants_through_the_cache_read_back_exactly() {
+        const NAMES: [&str; 40] = [
+            "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "ra", "rb", "rc", "rd", "re", "rf", "rg", "rh",
+            "ri", "rj", "rk", "rl", "rm", "rn", "ro", "rp", "rq", "rr", "rs", "rt", "ru", "rv", "rw", "rx", "ry", "rz",
+            "r_", "r-", "r.", "r~",
+        ];
+        let mut list = Candidates::new();
+        for i in 0..400 {
+            let name = NAMES[i * 7 % NAMES.len()];
+            list.start(CandidateKind::Url, name, "v").hint(NAMES[i % NAMES.len()], name).flag(name);
+        }
+        for (i, c) in list.iter().enumerate() {
+            let name = NAMES[i * 7 % NAMES.len()];
+            assert_eq!(c.relation(), name);
+            assert_eq!(c.hint(NAMES[i % NAMES.len()]), Some(name));
+            assert_eq!(c.flags().collect::<Vec<_>>(), [name]);
+        }
+    }
+
     fn candidate() -> impl Strategy<Value = Candidate> {
         let word = "[a-z_]{0,6}";
         let locator = prop_oneof![
