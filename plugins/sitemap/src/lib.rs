@@ -38,7 +38,6 @@ pub mod probe;
 pub mod report;
 mod stream;
 mod text;
-mod utf8_window;
 pub mod values;
 mod xml;
 

@@ -15,7 +15,6 @@ use crate::codes;
 use crate::emit::{Emitter, shown};
 use crate::input::Source;
 use crate::model::{Format, Hints, Place, Relation, Visitor, push_u32};
-use crate::utf8_window::Utf8Window;
 use crate::values::{
     RefValue, is_changefreq, is_priority, is_w3c_datetime, push_utf8, resolve_ref, same_bytes, starts_with_bytes, trim,
     unescape_into,
@@ -170,17 +169,34 @@ enum InEntry {
 }
 
 /// Where the next `<` or `&` is in `b` (its length when there is none). The text between elements
-/// is mostly a few bytes of indentation: those are looked at one by one before a vector search.
+/// is mostly a few bytes of indentation or a short value: the first 64 bytes are searched eight at a
+/// time in a word (no call), the rest with a vector search.
 fn markup_or_ref(b: &[u8]) -> usize {
-    let head = b.get(..16).unwrap_or(b);
-    match head.iter().position(|&c| c == b'<' || c == b'&') {
-        Some(i) => i,
-        None if head.len() == b.len() => b.len(),
-        None => {
-            head.len()
-                + memchr::memchr2(b'<', b'&', b.get(head.len()..).unwrap_or_default()).unwrap_or(b.len() - head.len())
-        }
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    /// High bit set in each byte of `x` that is zero (exact for the lowest such byte, which is all
+    /// that is used).
+    fn zero_bytes(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x & HIGHS
     }
+    let mut i = 0;
+    while i < 64 {
+        let Some(w) = b.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()) else {
+            break;
+        };
+        let x = u64::from_le_bytes(w);
+        let hits = zero_bytes(x ^ (ONES * u64::from(b'<'))) | zero_bytes(x ^ (ONES * u64::from(b'&')));
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = b.get(i..).unwrap_or_default();
+    if i < 64 {
+        // Fewer than eight bytes left.
+        return i + rest.iter().position(|&c| c == b'<' || c == b'&').unwrap_or(rest.len());
+    }
+    i + memchr::memchr2(b'<', b'&', rest).unwrap_or(rest.len())
 }
 
 /// Bytes of the element names the fast tokenizer reads itself: `[A-Za-z0-9:._-]`.
@@ -313,10 +329,9 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 // Both feed the same handlers with the same events, so the result is the same as a
                 // quick-xml pass over the whole document.
                 let mut pos = 0usize;
-                let mut text = Utf8Window::new(bytes);
                 while !self.done && !self.em.stop {
                     if self.root.is_some() {
-                        pos = self.fast(bytes, &mut text, pos);
+                        pos = self.fast(bytes, pos);
                         if self.done || self.em.stop {
                             break;
                         }
@@ -378,8 +393,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// for it: text without references (`Event::Text`), start, empty and end tags whose names are
     /// made of `[A-Za-z0-9:._-]` and that carry no attribute nor whitespace. Stops at the first
     /// `<` or `&` that starts anything else (returning its position, for quick-xml to read), or at
-    /// the end of the input (`Event::Eof`). `text` checks field text of `b` as UTF-8.
-    fn fast(&mut self, b: &[u8], text: &mut Utf8Window<'_>, mut pos: usize) -> usize {
+    /// the end of the input (`Event::Eof`).
+    fn fast(&mut self, b: &[u8], mut pos: usize) -> usize {
         while !self.done && !self.em.stop {
             let rest = b.get(pos..).unwrap_or_default();
             match rest.first() {
@@ -401,7 +416,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                             pos += from + len + 1;
                         }
                         (false, Some(b'>'), _) => {
-                            if let Some(n) = self.leaf(rest, (text, pos), name, from + len + 1) {
+                            if let Some(n) = self.leaf(rest, name, from + len + 1) {
                                 pos += n;
                             } else {
                                 self.start(name, None, false);
@@ -723,15 +738,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// `None` when the element is not that simple (then it is read tag by tag). The effect is that of
     /// the start, text and end events: a field captured and finished, or nothing (an element the
     /// format ignores). The element paths of depths beyond 2 are not recorded (nothing reads them in
-    /// these formats, whose entries are at depth 2). `text` checks UTF-8 over the body, of which
-    /// `rest` starts at offset `pos`.
-    fn leaf(
-        &mut self,
-        rest: &[u8],
-        (text, pos): (&mut Utf8Window<'_>, usize),
-        name: &[u8],
-        after: usize,
-    ) -> Option<usize> {
+    /// these formats, whose entries are at depth 2).
+    fn leaf(&mut self, rest: &[u8], name: &[u8], after: usize) -> Option<usize> {
         let root = self.root?;
         let d = self.depth + 1;
         let entry = self.entry.as_ref()?;
@@ -766,12 +774,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 let overflow = raw.len() > self.em.limits.max_value_bytes;
                 self.text.clear();
                 if !overflow {
-                    let from = pos + after;
-                    let checked = match text.get(from, from + text_len) {
-                        Some(t) => Ok(t),
-                        None => std::str::from_utf8(raw),
-                    };
-                    match checked {
+                    match std::str::from_utf8(raw) {
                         Ok(t) => self.text.push_str(t),
                         Err(_) => {
                             // Invalid UTF-8 is replaced and diagnosed by the text handler.
@@ -1085,4 +1088,37 @@ fn configure<R>(reader: &mut Reader<R>) {
     c.check_comments = false;
     c.expand_empty_elements = false;
     c.trim_text(false);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::markup_or_ref;
+
+    fn naive(b: &[u8]) -> usize {
+        b.iter().position(|&c| c == b'<' || c == b'&').unwrap_or(b.len())
+    }
+
+    #[test]
+    fn markup_is_found_at_every_offset() {
+        for len in 0..150 {
+            for at in 0..=len {
+                for c in [b'<', b'&'] {
+                    let mut b = vec![b'a'; len];
+                    if let Some(x) = b.get_mut(at) {
+                        *x = c;
+                    }
+                    assert_eq!(markup_or_ref(&b), naive(&b), "len {len}, at {at}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn markup_or_ref_is_the_first_lt_or_amp(b in prop::collection::vec(prop_oneof![Just(b'<'), Just(b'&'), Just(0u8), Just(0xFFu8), any::<u8>()], 0..200)) {
+            prop_assert_eq!(markup_or_ref(&b), naive(&b));
+        }
+    }
 }
