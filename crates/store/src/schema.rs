@@ -6,7 +6,7 @@
 //! append-only: no statement of this crate updates or deletes an evidence row.
 
 /// The schema version this crate writes (`PRAGMA user_version`). Version 2 added
-/// `documents.not_attempted`; a version 1 store is upgraded in place when opened ([`UPGRADES`]).
+/// `documents.not_attempted`; a version 1 store is upgraded in place when opened (`UPGRADES`).
 pub const VERSION: i64 = 2;
 
 /// The statements that bring a store of version `n - 1` to version `n`, for each `n` after 1.
