@@ -54,6 +54,9 @@ fn print_of(tag: u64) -> u16 {
 /// that outgrows the cache misses on every new URL).
 const SEEN_START: usize = 65_536;
 
+/// The most candidates a report reserves room for up front (see [`ReportBuilder::with_capacity`]).
+const ROOM_MAX: usize = 250_000;
+
 /// How many values a body of `len` bytes probably declares (one per 128 bytes: real sitemaps spend
 /// 100 to 1,000 bytes per URL), capped at the hard cap on values: a first capacity for tables that
 /// would otherwise grow many times.
@@ -277,9 +280,11 @@ impl ReportBuilder {
         // Room for twice the expected count (one value per 64 bytes of body: dense real sitemaps
         // spend 100 to 120 bytes on a URL) with about 100 bytes of strings each (the URL, its XML
         // path, a lastmod), so that the buffers rarely grow, which copies them; the part never
-        // written costs address space only. Measured: growing them cost pws__3.xml a fifth of its
-        // parse, and capping the room at 65,536 candidates made the generated 50 MB file 30% slower.
-        let room = values.saturating_mul(2);
+        // written costs address space only. At most `ROOM_MAX` candidates: 14 and 24 MB, under the
+        // 32 MiB above which glibc maps a block anew (zeroed pages faulted in) on every call.
+        // Measured: growing them cost pws__3.xml a fifth of its parse, and capping the room at 65,536
+        // candidates made the generated 50 MB file 30% slower.
+        let room = values.saturating_mul(2).min(ROOM_MAX);
         b.report.candidates = wellknown_core::Candidates::with_capacity(room, room.saturating_mul(96));
         b
     }
