@@ -51,7 +51,8 @@ struct StaticCache {
 enum Loc {
     None,
     Line(u32),
-    Byte(u64),
+    /// A byte offset as two halves (low, high): no `u64` field, so an item is 48 bytes, not 56.
+    Byte(u32, u32),
     Redirect(u32),
     JsonPointer(Text),
     Xml(Text),
@@ -320,7 +321,7 @@ impl Candidates {
         match l {
             None => Loc::None,
             Some(Locator::Line(n)) => Loc::Line(*n),
-            Some(Locator::Byte(b)) => Loc::Byte(*b),
+            Some(Locator::Byte(b)) => Loc::Byte(*b as u32, (*b >> 32) as u32),
             Some(Locator::Redirect(h)) => Loc::Redirect(*h),
             Some(Locator::JsonPointer(p)) => Loc::JsonPointer(self.own(p)),
             Some(Locator::Xml(p)) => Loc::Xml(self.own(p)),
@@ -463,7 +464,7 @@ impl<'a> CandidateRef<'a> {
         match self.item.locator {
             Loc::None => None,
             Loc::Line(n) => Some(Locator::Line(n)),
-            Loc::Byte(b) => Some(Locator::Byte(b)),
+            Loc::Byte(lo, hi) => Some(Locator::Byte(u64::from(hi) << 32 | u64::from(lo))),
             Loc::Redirect(h) => Some(Locator::Redirect(h)),
             Loc::JsonPointer(t) => Some(Locator::JsonPointer(self.list.str(t).to_string())),
             Loc::Xml(t) => Some(Locator::Xml(self.list.str(t).to_string())),
@@ -519,7 +520,7 @@ impl<'a> CandidateRef<'a> {
         match self.item.locator {
             Loc::None => s.serialize_none(),
             Loc::Line(n) => Tagged("line", n).serialize(s),
-            Loc::Byte(b) => Tagged("byte", b).serialize(s),
+            Loc::Byte(lo, hi) => Tagged("byte", u64::from(hi) << 32 | u64::from(lo)).serialize(s),
             Loc::Redirect(h) => Tagged("redirect", h).serialize(s),
             Loc::JsonPointer(t) => Tagged("json_pointer", self.list.str(t)).serialize(s),
             Loc::Xml(t) => Tagged("xml", self.list.str(t)).serialize(s),
@@ -780,6 +781,14 @@ mod tests {
             ["https://a.example/x", "sha256:AB", "https://a.example/s.xml"]
         );
         assert_eq!(list.get(0).unwrap().to_candidate(), want[0]);
+    }
+
+    #[test]
+    fn an_item_is_48_bytes() {
+        assert_eq!(size_of::<Item>(), 48);
+        let mut list = Candidates::new();
+        list.start(CandidateKind::Url, "r", "v").locator(Some(&Locator::Byte(u64::MAX - 5)));
+        assert_eq!(list.last().unwrap().locator(), Some(Locator::Byte(u64::MAX - 5)));
     }
 
     #[test]
