@@ -95,6 +95,8 @@ struct Capture {
     group: Option<(Group, u32)>,
     undefined: Option<String>,
     overflow: bool,
+    /// An element started inside it: the value is not plain text (`<loc>a<b>c</b></loc>`).
+    markup: bool,
 }
 
 /// An extension URL waiting for its entry to end; its text (and hreflang hint) are byte ranges of
@@ -406,7 +408,10 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                     let end_tag = rest.get(1) == Some(&b'/');
                     let from = if end_tag { 2 } else { 1 };
                     let len = name_len(rest.get(from..).unwrap_or_default());
-                    if len == 0 {
+                    // A start tag whose name cannot start a name is quick-xml's (and an error).
+                    if len == 0
+                        || !end_tag && rest.get(from).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'-' | b'.'))
+                    {
                         break;
                     }
                     let name = rest.get(from..from + len).unwrap_or_default();
@@ -450,8 +455,13 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
 
     fn handle(&mut self, ev: quick_xml::Result<Event<'_>>, pos: u64) {
         match ev {
-            Ok(Event::Start(e)) => self.start(e.name().into_inner(), Some(&e), false),
-            Ok(Event::Empty(e)) => self.start(e.name().into_inner(), Some(&e), true),
+            Ok(Event::Start(e)) if self.name_ok(e.name().into_inner(), pos) => {
+                self.start(e.name().into_inner(), Some(&e), false)
+            }
+            Ok(Event::Empty(e)) if self.name_ok(e.name().into_inner(), pos) => {
+                self.start(e.name().into_inner(), Some(&e), true)
+            }
+            Ok(Event::Start(_) | Event::Empty(_)) => {}
             Ok(Event::End(_)) => self.end(),
             Ok(Event::Text(t)) => self.text(&t),
             Ok(Event::CData(t)) => self.text(&t),
@@ -493,6 +503,31 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         }
     }
 
+    /// True when `name` can be an XML element name (XML 1.0 section 2.3, at the byte level: not
+    /// empty, not starting with a digit, `-` or `.`, no markup character, quote, `=` or whitespace).
+    /// Otherwise the `<` before it was not markup (an unescaped `<` in a value: `?q=a<b`), which
+    /// quick-xml reads as a tag that swallows the entries after it: reading stops there with
+    /// `malformed_xml`, keeping what was complete before.
+    fn name_ok(&mut self, name: &[u8], pos: u64) -> bool {
+        let bad = |c: &u8| matches!(c, b'<' | b'>' | b'&' | b'"' | b'\'' | b'=' | b'/' | b'!' | b'?') || *c <= b' ';
+        let ok =
+            name.first().is_some_and(|c| !c.is_ascii_digit() && !matches!(c, b'-' | b'.')) && !name.iter().any(bad);
+        if !ok {
+            self.done = true;
+            self.em.incomplete = true;
+            self.em.error(
+                codes::MALFORMED_XML,
+                format!(
+                    "a `<` before byte {pos} does not start an element (`<{}`): an unescaped `<` in a value? \
+                     reading stopped",
+                    String::from_utf8_lossy(name.get(..name.len().min(40)).unwrap_or_default())
+                ),
+                Some(Locator::Byte(pos)),
+            );
+        }
+        ok
+    }
+
     fn doctype(&mut self, raw: &[u8]) {
         if contains_ci(raw, b"<!ENTITY") {
             self.refuse(Format::Unknown);
@@ -520,6 +555,9 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             let msg = format!("elements nested deeper than {} levels; reading stopped", self.em.limits.max_depth);
             self.em.over_limit(msg, None);
             return;
+        }
+        if let Some(c) = self.capture.as_mut() {
+            c.markup = true;
         }
         let (prefix, local) = split_name(name);
         let Some(root) = self.root else {
@@ -636,7 +674,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     fn begin_capture(&mut self, field: Field, d: u32, name: &'static str, group: Option<(Group, u32)>) {
         if self.capture.is_none() {
             self.text.clear();
-            self.capture = Some(Capture { field, depth: d, name, group, undefined: None, overflow: false });
+            self.capture =
+                Some(Capture { field, depth: d, name, group, undefined: None, overflow: false, markup: false });
         }
     }
 
@@ -785,7 +824,15 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         }
                     }
                 }
-                self.finish_field(Capture { field, depth: d, name: field_name, group, undefined: None, overflow });
+                self.finish_field(Capture {
+                    field,
+                    depth: d,
+                    name: field_name,
+                    group,
+                    undefined: None,
+                    overflow,
+                    markup: false,
+                });
             }
             InEntry::Nothing => {}
             InEntry::Group(..) | InEntry::Link => return None,
@@ -973,6 +1020,21 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             return;
         };
         let at = At::Field(c.group, c.name);
+        if c.markup && !matches!(c.field, Field::NewsTitle) {
+            // A URL or a date with elements inside is not one: its text is not used.
+            let code = match c.field {
+                Field::Lastmod | Field::FeedDate | Field::NewsDate => codes::INVALID_LASTMOD,
+                Field::Changefreq => codes::INVALID_CHANGEFREQ,
+                Field::Priority => codes::INVALID_PRIORITY,
+                _ => codes::INVALID_LOC,
+            };
+            let path = &self.entry_path;
+            self.em.error_with(code, || {
+                let msg = format!("<{}> holds elements, not only text; its value is not used", c.name);
+                (msg, Some(at.place(path).to_locator()))
+            });
+            return;
+        }
         match c.field {
             Field::Loc | Field::Link => {
                 if entry.loc.is_some() {

@@ -406,3 +406,43 @@ fn an_index_listing_itself_is_diagnosed() {
     assert!(r.valid());
     assert_eq!(r.values(CandidateKind::Sitemap).count(), 2, "still recorded as declared");
 }
+
+#[test]
+fn an_unescaped_lt_stops_reading_with_malformed_xml_and_never_joins_entries() {
+    let mut body = String::from(r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#);
+    for i in 1..=50 {
+        let loc = if i == 2 { "https://a.example/p2?q=a<b".to_string() } else { format!("https://a.example/p{i}") };
+        body.push_str(&format!("<url><loc>{loc}</loc></url>\n"));
+    }
+    body.push_str("</urlset>");
+    for bytes in [body.as_bytes().to_vec(), gzip(body.as_bytes())] {
+        let r = parse(&bytes, "https://a.example/sitemap.xml");
+        assert_eq!(locs(&r), ["https://a.example/p1"], "what was complete before the `<` is kept, nothing joined");
+        assert!(r.has_code("malformed_xml"), "{:?}", r.errors);
+        assert!(r.candidates.iter().all(|c| c.value().len() < 40));
+    }
+    // A `<` followed by a space, and one in a lastmod.
+    let r = parse(
+        br#"<urlset><url><loc>https://a.example/1</loc></url><url><loc>https://a.example/4 < 5</loc></url><url><loc>https://a.example/6</loc></url></urlset>"#,
+        "https://a.example/sitemap.xml",
+    );
+    assert_eq!(locs(&r), ["https://a.example/1"]);
+    assert!(r.has_code("malformed_xml"));
+    let r = parse(
+        br#"<urlset><url><loc>https://a.example/1</loc><lastmod>2024-01-02 <x</lastmod></url><url><loc>https://a.example/3</loc><lastmod>2024-01-03</lastmod></url></urlset>"#,
+        "https://a.example/sitemap.xml",
+    );
+    assert!(r.candidates.iter().all(|c| c.hint("lastmod").is_none_or(|v| !v.contains("https"))));
+    assert!(r.has_code("malformed_xml"));
+}
+
+#[test]
+fn a_url_with_elements_inside_is_not_used() {
+    let r = parse(
+        br#"<urlset><url><loc>https://a.example/a<b>c</b></loc></url><url><loc>https://a.example/d</loc><lastmod>2024<i>-01</i></lastmod></url></urlset>"#,
+        "https://a.example/sitemap.xml",
+    );
+    assert_eq!(locs(&r), ["https://a.example/d"], "well-formed, but <loc> with markup is not a URL");
+    assert!(r.has_code("invalid_loc") && r.has_code("invalid_lastmod"), "{:?}", r.errors);
+    assert_eq!(r.candidates.get(0).unwrap().hint("lastmod"), None);
+}
