@@ -179,7 +179,7 @@ pub const ENV_PREFIX: &str = "WELLKNOWN_";
 /// `--config FILE`, else `./wellknown.toml` when present.
 ///
 /// Errors: `--config` names a file that does not exist.
-fn config_file(args: &ScanArgs) -> Result<Option<PathBuf>, String> {
+pub fn config_file(args: &ScanArgs) -> Result<Option<PathBuf>, String> {
     match &args.config {
         Some(p) if !p.exists() => Err(format!("configuration file {} does not exist", p.display())),
         Some(p) => Ok(Some(p.clone())),

@@ -111,6 +111,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let settings = config::load(args)?;
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
+    check_output_clash(&settings, args, &db)?;
     let mut writer = open_output(settings.output.as_deref(), &config::source(args, "output"))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -205,6 +206,100 @@ pub fn open_output(path: Option<&Path>, source: &str) -> Result<Box<dyn Write + 
             Ok(Box::new(std::io::BufWriter::new(f)))
         }
         _ => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),
+    }
+}
+
+/// Refuses an `--output` (flag, variable or file key) that is the same file as one the scan reads
+/// or keeps: the store (and its `-wal`/`-shm` companions) when the store is on, the `--list` file,
+/// a `ca_cert` file or the configuration file. Checked before anything is opened or truncated, so
+/// `-o wellknown.db` or `--list l.txt -o l.txt` destroys nothing.
+///
+/// Files that exist are compared by their canonical path (and, on Unix, device and inode, which
+/// catches hard links); a file that does not exist yet by its absolute path.
+///
+/// Errors: one line naming both settings and paths.
+fn check_output_clash(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(), String> {
+    let Some(out) = settings.output.as_deref().filter(|p| *p != Path::new("-")) else {
+        return Ok(());
+    };
+    let mut guarded: Vec<(String, PathBuf)> = Vec::new();
+    if settings.store {
+        let db_source = match config::source(args, "db") {
+            s if s == "db" => format!("the store (default) {}", db.display()),
+            s if s.starts_with("--") => format!("{s} {}", db.display()),
+            s => format!("{s} (the store) {}", db.display()),
+        };
+        guarded.push((db_source.clone(), db.to_path_buf()));
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let mut p = db.as_os_str().to_owned();
+            p.push(suffix);
+            guarded.push((format!("{db_source} (its {suffix} file)"), PathBuf::from(p)));
+        }
+    }
+    if let Some(l) = &args.list {
+        guarded.push((format!("--list {}", l.display()), l.clone()));
+    }
+    let ca_source = config::source(args, "ca_cert");
+    for c in &settings.ca_cert {
+        let src = if ca_source.starts_with("--") { ca_source.clone() } else { format!("{ca_source}:") };
+        guarded.push((format!("{src} {}", c.display()), c.clone()));
+    }
+    if let Some(f) = config::config_file(args)? {
+        guarded.push((format!("configuration file {}", f.display()), f));
+    }
+    let out_key = FileKey::of(out);
+    for (what, path) in guarded {
+        if out_key.same_as(&FileKey::of(&path)) {
+            let out_source = config::source(args, "output");
+            let out_source =
+                if out_source.starts_with("--") { out_source } else { format!("{out_source} (the output)") };
+            return Err(format!(
+                "{out_source} {} is the same file as {what}: writing JSON Lines there would destroy it; give another \
+                 output file (or `-` for standard output)",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What identifies a file for [`check_output_clash`].
+struct FileKey {
+    path: PathBuf,
+    #[cfg(unix)]
+    inode: Option<(u64, u64)>,
+}
+
+impl FileKey {
+    fn of(p: &Path) -> FileKey {
+        let path = std::fs::canonicalize(p)
+            .or_else(|_| {
+                // Not there yet: its directory's canonical path and its name.
+                match (p.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }), p.file_name()) {
+                    (Some(d), Some(name)) => std::fs::canonicalize(d).map(|d| d.join(name)),
+                    _ => std::path::absolute(p),
+                }
+            })
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf());
+        #[cfg(unix)]
+        let inode = {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+        };
+        FileKey {
+            path,
+            #[cfg(unix)]
+            inode,
+        }
+    }
+
+    fn same_as(&self, other: &FileKey) -> bool {
+        #[cfg(unix)]
+        if let (Some(a), Some(b)) = (self.inode, other.inode) {
+            return a == b;
+        }
+        self.path == other.path
     }
 }
 
