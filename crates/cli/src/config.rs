@@ -167,7 +167,7 @@ pub fn load(args: &ScanArgs) -> Result<Settings, String> {
     let o = overrides(args);
     let known = known_keys();
     for name in unknown_env_vars(&known) {
-        eprintln!("wellknown: warning: ignoring environment variable {name}: no setting of that name");
+        crate::note!("wellknown: warning: ignoring environment variable {name}: no setting of that name");
     }
     let env = Env::prefixed(ENV_PREFIX).filter(move |k| known.iter().any(|n| k == n.as_str()));
     fig.merge(env).merge(Serialized::defaults(o)).extract().map_err(|e| describe(e, file.as_deref()))

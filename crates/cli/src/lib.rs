@@ -4,6 +4,17 @@
 //! The library half exists so `xtask` can generate the man page and shell completions from the same
 //! clap definitions ([`args::command`]).
 
+/// `eprintln!` that ignores a failed write: a diagnostic, progress or summary line on a closed or
+/// full standard error (`wellknown scan ... 2>&1 | true`) is lost, and the exit code stays the
+/// documented one (`eprintln!` would panic, exit 101).
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod alloc;
 pub mod args;
 pub mod commands;

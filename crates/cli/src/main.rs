@@ -26,7 +26,7 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(msg) => {
-            eprintln!("wellknown: error: {msg}");
+            wellknown::note!("wellknown: error: {msg}");
             std::process::exit(exit::ERROR);
         }
     }

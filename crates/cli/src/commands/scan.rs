@@ -174,7 +174,7 @@ async fn interrupted_before_scan(
         .and_then(|()| writer.write_all(b"\n"))
         .and_then(|()| writer.flush());
     if !settings.quiet {
-        eprintln!("{}", summary_line(&summary, &[]));
+        crate::note!("{}", summary_line(&summary, &[]));
     }
     let what = match distinct.len() {
         0 => "no target had been read; nothing was scanned".to_string(),
@@ -183,7 +183,7 @@ async fn interrupted_before_scan(
         }
         n => format!("{n} target(s) read, none scanned"),
     };
-    eprintln!("wellknown: interrupted by {name} while reading targets from standard input: {what}");
+    crate::note!("wellknown: interrupted by {name} while reading targets from standard input: {what}");
     Ok(exit::INTERRUPTED)
 }
 
@@ -365,7 +365,7 @@ fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option
     }
     if !settings.quiet {
         let done = units.iter().filter(|u| u.state == UnitState::Done).count();
-        eprintln!(
+        crate::note!(
             "wellknown: resuming scan {} of {}: {done} unit(s) finished, {} to do",
             row.id,
             db.display(),
@@ -452,9 +452,9 @@ async fn scan(
         let flushed = writer.flush();
         if let Some(name) = interrupted {
             if let (Some(o), false) = (&outcome, settings.quiet) {
-                eprintln!("{}", summary_line(&o.summary, &o.unreachable));
+                crate::note!("{}", summary_line(&o.summary, &o.unreachable));
             }
-            eprintln!(
+            crate::note!(
                 "wellknown: interrupted by {name}; records written so far are complete; `wellknown scan --resume` finishes the scan"
             );
             return Ok(exit::INTERRUPTED);
@@ -475,12 +475,12 @@ async fn scan(
     }
     let s = &outcome.summary;
     if !settings.quiet {
-        eprintln!("{}", summary_line(s, &outcome.unreachable));
+        crate::note!("{}", summary_line(s, &outcome.unreachable));
     }
     if s.targets > 0 && s.reachable == 0 {
-        eprintln!("wellknown: every target failed:");
+        crate::note!("wellknown: every target failed:");
         for (origin, classes) in &outcome.unreachable {
-            eprintln!(
+            crate::note!(
                 "  {origin}: {}",
                 if classes.is_empty() { "no response".to_string() } else { classes.join(", ") }
             );

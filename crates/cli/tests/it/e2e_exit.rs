@@ -61,3 +61,49 @@ fn failed_targets_are_counted_and_named_in_the_summary_line() {
     assert!(line.contains("diagnostics: 0 error(s)"), "{line}");
     assert!(stderr.contains("every target failed"), "{stderr}");
 }
+
+/// Runs `wellknown` with `args` and standard error a pipe whose reader is already closed (as in
+/// `wellknown scan ... 2>&1 | true`): every write to it fails with EPIPE.
+fn with_stderr_closed(args: &[String]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(args)
+        .current_dir(dir.path())
+        .env_remove("WELLKNOWN_DB")
+        .stdin(std::process::Stdio::null())
+        .stderr(writer)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_standard_error_keeps_the_documented_exit_code() {
+    let loud = |extra: &[&str]| {
+        let mut all: Vec<String> = vec!["scan".into(), "--no-store".into(), "--no-verify".into()];
+        all.extend(routing_args().into_iter().filter(|a| a != "--quiet"));
+        all.extend(extra.iter().map(|s| s.to_string()));
+        all
+    };
+    // Found something: the summary line cannot be written, the exit code is still 0.
+    let out = with_stderr_closed(&loud(&["--depth", "0", "--probe", "robots", "https://internet.nl"]));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!common::jsonl(&out.stdout).is_empty());
+    // Nothing found: 1.
+    let out = with_stderr_closed(&loud(&["--depth", "0", "https://spa.example"]));
+    assert_eq!(out.status.code(), Some(1));
+    // Every target failed (`every target failed:` lines lost): 2.
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = format!("http://127.0.0.1:{}", l.local_addr().unwrap().port());
+    drop(l);
+    let out = with_stderr_closed(&loud(&["--depth", "0", &closed]));
+    assert_eq!(out.status.code(), Some(2));
+    // An error message that cannot be written: 2. A warning too.
+    let out = with_stderr_closed(&["scan".to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let mut cmd_args = loud(&["--depth", "0", "--probe", "robots", "https://internet.nl"]);
+    cmd_args.push("--timeout".into());
+    cmd_args.push("0".into());
+    assert_eq!(with_stderr_closed(&cmd_args).status.code(), Some(2));
+}
