@@ -114,7 +114,7 @@ fn parse_rule(t: &str) -> Option<ScopeRule> {
     }
     if let Some(rest) = t.strip_prefix("*.").or_else(|| t.strip_prefix('.')) {
         return match Host::parse(rest) {
-            Ok(Host::Domain(d)) => Some(ScopeRule::DomainTree(d)),
+            Ok(Host::Domain(d)) if dns_name(&d) => Some(ScopeRule::DomainTree(d)),
             _ => None,
         };
     }
@@ -124,7 +124,19 @@ fn parse_rule(t: &str) -> Option<ScopeRule> {
     } else {
         Host::parse(t).ok()?
     };
-    Some(ScopeRule::Host(host))
+    match &host {
+        Host::Domain(d) if !dns_name(d) => None,
+        _ => Some(ScopeRule::Host(host)),
+    }
+}
+
+/// True when a normalised domain (lower case, punycode) can be a DNS host name: labels of 1 to 63
+/// letters, digits, `-` or `_` (RFC 1035 section 2.3.1, with the underscore real names carry). A
+/// rule like `a..example` or `!host` (after `!`: `!!host`) names no host and would match nothing.
+fn dns_name(d: &str) -> bool {
+    d.split('.').all(|l| {
+        !l.is_empty() && l.len() <= 63 && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+    })
 }
 
 impl fmt::Display for ScopeRule {
@@ -445,6 +457,19 @@ mod tests {
         {
             assert!(ScopeRule::parse(good).is_ok(), "{good}");
         }
+    }
+
+    #[test]
+    fn rules_that_name_no_host_are_refused() {
+        for r in ["!!host.example", "a..example", "*.a..example", "ex ample.com", "-!x.example"] {
+            assert!(Scope::parse(&[r]).is_err(), "{r} must be refused");
+        }
+        // The documented forms still parse, `.example.com` as `*.example.com`.
+        let s =
+            Scope::parse(&[".example.com", "_dmarc.example.org", "xn--bcher-kva.example", "bücher.example"]).unwrap();
+        assert!(s.contains_host(&Host::parse("a.example.com").unwrap()));
+        assert!(s.contains_host(&Host::parse("_dmarc.example.org").unwrap()));
+        assert!(s.contains_host(&Host::parse("xn--bcher-kva.example").unwrap()));
     }
 
     #[test]
