@@ -144,6 +144,10 @@ fn check_origin(report: &mut Report, meta: &FetchMeta) {
 /// response (locator `{"redirect": 0}`). When that very response's redirect could not be followed
 /// (not an http(s) URL: `redirect_chain` is empty and `url` is the well-known URL), its target is
 /// `unfollowed_location` and there is no final URL or status beyond it.
+/// Flag of a candidate whose URL came from a `Location` that carried a user name or password (dropped
+/// from the value), as the engine flags its `redirect_location` candidates.
+pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
+
 fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
     let unfollowed_first = meta.redirect_chain.is_empty().then_some(meta.unfollowed_location.as_ref()).flatten();
     let target = match unfollowed_first {
@@ -153,6 +157,12 @@ fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
     .clone();
     push_target(report, meta, &target, "http_redirect", Some(Locator::Redirect(0)));
     let list = &mut report.candidates;
+    if meta.location_credentials.contains(&0) {
+        // The fetcher dropped a user name or password from the Location that named the page.
+        for i in 0..list.len() {
+            list.add_flag(i, CREDENTIALS_FLAG);
+        }
+    }
     let first_status = meta.redirect_chain.first().map(|hop| hop.status).or(unfollowed_first.and(meta.status));
     if let Some(status) = first_status {
         list.set_hint(0, "redirect_status", &status.to_string());
@@ -224,6 +234,18 @@ mod tests {
         assert_eq!(c.locator(), Some(Locator::Redirect(0)), "the Location header of the first response");
         assert_eq!(r.values(CandidateKind::Host).count(), 0);
         assert_eq!(r.facts["redirected"], true);
+    }
+
+    #[test]
+    fn credentials_in_the_location_are_flagged() {
+        let mut m = meta(&[(WK, 302)], "https://accounts.example.org/password", 200);
+        m.location_credentials = vec![0];
+        let r = interpret(b"<html>form</html>", &m);
+        assert_eq!(r.candidates.len(), 2, "the page and its other host");
+        assert!(r.candidates.iter().all(|c| c.has_flag(CREDENTIALS_FLAG)));
+        m.location_credentials = vec![1];
+        let r = interpret(b"<html>form</html>", &m);
+        assert!(r.candidates.iter().all(|c| !c.has_flag(CREDENTIALS_FLAG)), "a later hop did not name the page");
     }
 
     #[test]
