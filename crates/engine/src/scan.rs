@@ -793,7 +793,10 @@ impl Engine {
             };
             self.sighting(run, c, evidence, shared, out).await;
         }
-        for f in report.follow_ups {
+        for mut f in report.follow_ups {
+            // A document that names a URL with `user:password@` does not make the scan send them.
+            let _ = f.url.set_username("");
+            let _ = f.url.set_password(None);
             run.queue.push_back(Pending { follow_up: f, hop: hop + 1, declared_by: meta.url.clone() });
         }
     }
@@ -808,6 +811,8 @@ impl Engine {
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
+        let mut c = c;
+        drop_credentials(&mut c);
         let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, c.kind, &c.value));
         if !first {
             lock(&shared.totals).evidence += 1;
@@ -890,6 +895,34 @@ pub const REDIRECT_RELATION: &str = "redirect_location";
 /// (RFC 3986 section 3.2.1 deprecates `user:password@`): the value is recorded without them.
 pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
 
+/// Drops a user name or password from a URL-valued candidate a document declared (a robots.txt
+/// `Sitemap:` or a sitemap `<loc>` written `https://user:pass@host/`), flagging it
+/// [`CREDENTIALS_FLAG`]: credentials in a published document are a finding to report, not a value to
+/// copy into every record, the store and the verification request.
+fn drop_credentials(c: &mut wellknown_core::Candidate) {
+    let url_valued = matches!(
+        c.kind,
+        CandidateKind::Url
+            | CandidateKind::Sitemap
+            | CandidateKind::Endpoint
+            | CandidateKind::Issuer
+            | CandidateKind::Origin
+    );
+    if !url_valued || !c.value.contains('@') {
+        return;
+    }
+    let Ok(mut u) = Url::parse(&c.value) else { return };
+    if u.username().is_empty() && u.password().is_none() {
+        return;
+    }
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    c.value = u.to_string();
+    if !c.has_flag(CREDENTIALS_FLAG) {
+        c.flags.push(CREDENTIALS_FLAG.to_string());
+    }
+}
+
 /// Fact of a document record whose fetch met a `Location` with a user name or password: the hops
 /// (as in `{"redirect": N}`) whose `Location` carried them. Every URL recorded is without them.
 pub const CREDENTIALS_FACT: &str = "credentials_in_location";
@@ -951,6 +984,31 @@ fn refused_before_sending(class: wellknown_core::FailureClass) -> bool {
 mod tests {
     use super::*;
     use wellknown_core::{FailureClass, FetchFailure, FetchMeta, RedirectHop, Timestamp};
+
+    #[test]
+    fn declared_urls_lose_their_credentials_and_are_flagged() {
+        let mut c = wellknown_core::Candidate::new(
+            CandidateKind::Sitemap,
+            "robots_sitemap",
+            "https://joe:hunter2@a.example/s.xml",
+            None,
+        );
+        drop_credentials(&mut c);
+        assert_eq!(
+            (c.value.as_str(), c.flags.as_slice()),
+            ("https://a.example/s.xml", [CREDENTIALS_FLAG.to_string()].as_slice())
+        );
+        let mut c = wellknown_core::Candidate::new(CandidateKind::Url, "sitemap_loc", "https://a.example/@me", None);
+        drop_credentials(&mut c);
+        assert_eq!(
+            (c.value.as_str(), c.flags.len()),
+            ("https://a.example/@me", 0),
+            "an @ in the path is no credential"
+        );
+        let mut c = wellknown_core::Candidate::new(CandidateKind::Contact, "contact", "mailto:joe@a.example", None);
+        drop_credentials(&mut c);
+        assert_eq!(c.value, "mailto:joe@a.example", "a contact is not a URL to request");
+    }
 
     #[test]
     fn redirect_candidate_drops_credentials_and_flags_them() {
