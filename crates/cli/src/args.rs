@@ -111,10 +111,12 @@ pub struct ScanArgs {
     /// Finish the last unfinished scan of the store (after a kill or crash) without repeating the
     /// origins it had finished. The scan's own plan is used: targets and the options that shape the
     /// plan (--scope, --probe, --issuer, --depth, --max-hops, --max-verify, --obey-robots,
-    /// --all-registered, --no-verify) are refused with it rather than silently ignored.
+    /// --all-registered, --no-verify, --verify) are refused with it rather than silently ignored, and
+    /// so are those keys in the configuration file or WELLKNOWN_* variables when their value differs
+    /// from the stored plan's.
     #[arg(long, conflicts_with_all = [
         "targets", "list", "scope", "probes", "issuer", "depth", "max_hops", "max_verify", "obey_robots",
-        "all_registered", "no_verify",
+        "all_registered", "no_verify", "verify",
     ])]
     pub resume: bool,
     /// Do not verify candidate URLs (by default each in-scope url, sitemap and endpoint candidate

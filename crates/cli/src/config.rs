@@ -330,6 +330,23 @@ pub fn source(args: &ScanArgs, key: &str) -> String {
     }
 }
 
+/// Where `key` is set other than by a flag: the `WELLKNOWN_*` variable (which wins over the file),
+/// else the configuration file holding the key, as messages name them
+/// (`environment variable WELLKNOWN_SCOPE`, ``configuration file wellknown.toml: key `scope` ``);
+/// `None` when neither sets it.
+pub fn set_outside_flags(args: &ScanArgs, key: &str) -> Option<String> {
+    use figment::Provider;
+    let wanted = format!("{ENV_PREFIX}{key}");
+    if std::env::vars_os().any(|(k, _)| k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(&wanted))) {
+        return Some(format!("environment variable {}", env_var_name(key)));
+    }
+    let file = config_file(args).ok().flatten()?;
+    let data = Toml::file(&file).data().ok()?;
+    data.values()
+        .any(|dict| dict.contains_key(key))
+        .then(|| format!("configuration file {}: key `{key}`", file.display()))
+}
+
 /// A bad value of a list or text setting, with where it came from: `--issuer "x": why` for a
 /// flag, `configuration file wellknown.toml: key `issuer`: "x": why` otherwise.
 pub fn bad_value(source: &str, value: &str, why: impl std::fmt::Display) -> String {

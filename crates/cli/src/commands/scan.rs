@@ -122,7 +122,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         Signals::install()?
     };
     let (stored, run_plan, store) = if args.resume {
-        resume(&settings, &db)?
+        resume(&settings, args, &db)?
     } else {
         let (raw, interrupted) = rt.block_on(read_targets(args, &mut signals))?;
         let targets = parse_targets(&raw)?;
@@ -337,8 +337,47 @@ fn store_error(db: &Path, e: &dyn std::fmt::Display) -> String {
     )
 }
 
+/// The plan settings (`scope`, `probes`, `issuer`, `depth`, `max_hops`, `max_verify`,
+/// `obey_robots`, `all_registered`, `verify`) set by the configuration file or a `WELLKNOWN_*`
+/// variable must not differ from the stored plan of the scan `--resume` finishes: the stored plan
+/// wins, so a different value would be silently ignored. The flags are refused by clap; the same
+/// values as stored (a configuration that always sets them) are accepted.
+///
+/// Errors: the first such setting, naming the file key or variable and the stored value.
+fn check_plan_unchanged(stored: &StoredPlan, settings: &Settings, args: &ScanArgs) -> Result<(), String> {
+    let targets: Vec<Origin> = stored.targets.iter().filter_map(|t| Origin::parse_target(t).ok()).collect();
+    let wanted = StoredPlan::new(&targets, settings)?;
+    let differs: [(&str, bool, String); 9] = [
+        ("scope", wanted.scope != stored.scope, serde_json::json!(stored.scope).to_string()),
+        ("probes", wanted.probes != stored.probes, serde_json::json!(stored.probes).to_string()),
+        ("issuer", wanted.issuers != stored.issuers, serde_json::json!(stored.issuers).to_string()),
+        ("depth", wanted.depth != stored.depth, serde_json::json!(stored.depth).to_string()),
+        ("max_hops", wanted.max_hops != stored.max_hops, serde_json::json!(stored.max_hops).to_string()),
+        ("max_verify", wanted.max_verify != stored.max_verify, serde_json::json!(stored.max_verify).to_string()),
+        ("obey_robots", wanted.obey_robots != stored.obey_robots, serde_json::json!(stored.obey_robots).to_string()),
+        (
+            "all_registered",
+            wanted.all_registered != stored.all_registered,
+            serde_json::json!(stored.all_registered).to_string(),
+        ),
+        ("verify", wanted.verify != stored.verify, serde_json::json!(stored.verify).to_string()),
+    ];
+    for (key, differs, stored_value) in differs {
+        if !differs {
+            continue;
+        }
+        if let Some(source) = config::set_outside_flags(args, key) {
+            return Err(format!(
+                "{source} cannot be used with '--resume': the resumed scan keeps its stored plan ({key} = \
+                 {stored_value}); remove the setting or give the stored value"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `--resume`: the last unfinished scan's plan, its finished units skipped, the others redone.
-fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
+fn resume(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
     if !settings.store {
         return Err("--resume needs the store (it cannot be combined with --no-store)".into());
     }
@@ -348,6 +387,7 @@ fn resume(settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option
     };
     let stored: StoredPlan =
         serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
+    check_plan_unchanged(&stored, settings, args)?;
     let units = store.units(row.id).map_err(|e| e.to_string())?;
     let mut plan = RunPlan::default();
     for u in &units {

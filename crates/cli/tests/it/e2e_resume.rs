@@ -216,3 +216,76 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to resume"));
 }
+
+/// A store in `dir` holding one unfinished scan of internet.nl (robots only, depth 0, no
+/// verification), none of its units done.
+fn unfinished_store(dir: &Path) {
+    let settings = wellknown::config::Settings {
+        probes: vec!["robots".into()],
+        depth: 0,
+        verify: false,
+        ..wellknown::config::Settings::default()
+    };
+    let origin = wellknown_core::Origin::parse_target("https://internet.nl").unwrap();
+    let plan = wellknown::plan::StoredPlan::new(std::slice::from_ref(&origin), &settings).unwrap();
+    let seeds = [wellknown_engine::Unit::origin(origin)];
+    let mut store = SqliteStore::open(&dir.join("wellknown.db")).unwrap();
+    let plan = serde_json::to_value(&plan).unwrap();
+    store.begin_scan(wellknown_core::Timestamp::now(), &plan, &wellknown_store::ingest::seed_rows(&seeds)).unwrap();
+}
+
+/// `wellknown scan --resume` in `dir` against the fixture server with `env` set.
+fn resume_with(dir: &Path, env: &[(&str, &str)], extra: &[&str]) -> (i32, String, Vec<Value>) {
+    let mut args: Vec<String> = vec!["scan".into(), "--resume".into()];
+    args.extend(common::routing_args());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wellknown"));
+    cmd.args(&args).current_dir(dir).stdin(Stdio::null());
+    for (k, _) in std::env::vars_os() {
+        if k.to_str().is_some_and(|k| k.to_ascii_uppercase().starts_with("WELLKNOWN_")) {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned(), jsonl(&out.stdout))
+}
+
+/// Plan settings from the configuration file or the environment that differ from the stored plan
+/// are refused with `--resume` as the flags are (naming the key or variable); the same values are
+/// accepted. `--verify` is refused like `--no-verify`.
+#[test]
+fn resume_refuses_plan_settings_from_the_file_or_environment_that_differ_from_the_stored_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    unfinished_store(d);
+    let toml = d.join("wellknown.toml");
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&str, Env, &str); 7] = [
+        ("scope = [\"!internet.nl\"]\n", &[], "configuration file wellknown.toml: key `scope`"),
+        ("probes = [\"security.txt\"]\n", &[], "configuration file wellknown.toml: key `probes`"),
+        ("depth = 2\n", &[], "configuration file wellknown.toml: key `depth`"),
+        ("verify = true\n", &[], "configuration file wellknown.toml: key `verify`"),
+        ("", &[("WELLKNOWN_SCOPE", "[\"!internet.nl\"]")], "environment variable WELLKNOWN_SCOPE"),
+        ("", &[("WELLKNOWN_PROBES", "[robots, security.txt]")], "environment variable WELLKNOWN_PROBES"),
+        ("", &[("WELLKNOWN_ISSUER", "[https://internet.nl]")], "environment variable WELLKNOWN_ISSUER"),
+    ];
+    for (file, env, needle) in cases {
+        std::fs::write(&toml, file).unwrap();
+        let (code, err, records) = resume_with(d, env, &[]);
+        assert_eq!(code, 2, "{file} {env:?}: {err}");
+        assert!(err.contains(needle) && err.contains("--resume"), "{file} {env:?}: {err}");
+        assert!(records.is_empty(), "refused before any request: {records:?}");
+    }
+    std::fs::write(&toml, "").unwrap();
+    let (code, err, _) = resume_with(d, &[], &["--verify"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    // The stored values themselves (a configuration that always sets them) are fine.
+    std::fs::write(&toml, "probes = [\"robots\"]\ndepth = 0\nverify = false\nmax_hops = 8\n").unwrap();
+    let (code, err, records) = resume_with(d, &[("WELLKNOWN_OBEY_ROBOTS", "false")], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(common::document(&records, "https://internet.nl/robots.txt").is_some(), "{records:?}");
+}
