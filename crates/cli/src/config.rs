@@ -426,6 +426,26 @@ fn validate_lists(s: &Settings, origin: &dyn Fn(&str) -> String) -> Result<(), S
     for r in &s.connect_to {
         r.parse::<wellknown_http::ConnectTo>().map_err(|e| bad_value(&origin("connect_to"), r, e))?;
     }
+    if let Some(ua) = &s.user_agent {
+        if ua.trim().is_empty() {
+            return Err(prefixed(
+                "user_agent",
+                &"an empty User-Agent (give a product token such as `ExampleBot/1.0`, or leave it unset for the default)",
+            ));
+        }
+        // RFC 9110, section 5.5: a field value is visible characters, spaces, tabs and obs-text;
+        // CR, LF and the other controls would end or forge header lines.
+        if let Some(c) = ua.chars().find(|&c| c.is_control() && c != '\t') {
+            return Err(bad_value(
+                &origin("user_agent"),
+                ua,
+                format_args!(
+                    "not a valid User-Agent: control character {c:?} (a header value holds visible characters, \
+                     spaces and tabs)"
+                ),
+            ));
+        }
+    }
     if s.output.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
         return Err(prefixed("output", &"an empty path (give a file, or `-` for standard output)"));
     }

@@ -243,3 +243,21 @@ fn configuration_file_keys_and_values_name_the_file_and_key() {
     std::fs::write(&toml, "timeout = 5\n").unwrap();
     refused(d, &[("WELLKNOWN_TIMEOUT", "0")], &[], &["environment variable WELLKNOWN_TIMEOUT must be"]);
 }
+
+/// A User-Agent that is empty or holds characters a header value cannot (CR, LF and other
+/// controls) is refused naming the flag, key or variable, rather than silently replaced.
+#[test]
+fn an_invalid_user_agent_is_refused_naming_its_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let why = "not a valid User-Agent";
+    refused(d, &[], &["--user-agent", "bad\r\nX-Injected: 1"], &["--user-agent", why, "\\r\\n"]);
+    refused(d, &[], &["--user-agent", ""], &["--user-agent", "empty"]);
+    refused(d, &[], &["--user-agent", "   "], &["--user-agent", "empty"]);
+    refused(d, &[], &["--user-agent", "bot\u{7f}"], &["--user-agent", why]);
+    refused(d, &[("WELLKNOWN_USER_AGENT", "a\u{1}b")], &[], &["environment variable WELLKNOWN_USER_AGENT", why]);
+    std::fs::write(d.join("wellknown.toml"), "user_agent = \"\"\n").unwrap();
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `user_agent`", "empty"]);
+    std::fs::write(d.join("wellknown.toml"), "user_agent = \"x\\ny\"\n").unwrap();
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `user_agent`", why]);
+}
