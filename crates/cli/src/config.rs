@@ -449,6 +449,31 @@ fn validate_lists(s: &Settings, origin: &dyn Fn(&str) -> String) -> Result<(), S
     if s.output.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
         return Err(prefixed("output", &"an empty path (give a file, or `-` for standard output)"));
     }
+    if s.db.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+        return Err(prefixed("db", &"an empty path (give a file, or `--no-store` to keep no store)"));
+    }
+    for id in &s.probes {
+        if wellknown_core::probe_by_id(id).is_none() {
+            let known: Vec<&str> = wellknown_core::probes().iter().map(|p| p.id()).collect();
+            return Err(bad_value(
+                &origin("probes"),
+                id,
+                format_args!("no such probe (registered: {})", known.join(", ")),
+            ));
+        }
+    }
+    // Read now, so that a missing CA file is refused before the store is created.
+    for path in &s.ca_cert {
+        if let Err(e) = std::fs::metadata(path)
+            .and_then(|m| if m.is_file() { Ok(()) } else { Err(std::io::Error::other("not a file")) })
+        {
+            return Err(bad_value(
+                &origin("ca_cert"),
+                &path.display().to_string(),
+                format_args!("cannot be read: {e}"),
+            ));
+        }
+    }
     Ok(())
 }
 

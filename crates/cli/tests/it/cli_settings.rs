@@ -102,6 +102,12 @@ fn list_values_name_the_file_key_variable_or_flag_they_came_from() {
         ("connect_to = [\"bad\"]\n", format!("{file}: key `connect_to`: \"bad\": ")),
         ("output = \"\"\n", format!("{file}: key `output`: an empty path")),
         ("output = \"no-such-dir/x.jsonl\"\n", format!("{file}: key `output`: creating no-such-dir/x.jsonl: ")),
+        ("db = \"\"\n", format!("{file}: key `db`: an empty path")),
+        ("probes = [\"nope\"]\n", format!("{file}: key `probes`: \"nope\": no such probe (registered: ")),
+        (
+            "ca_cert = [\"/nonexistent.pem\"]\n",
+            format!("{file}: key `ca_cert`: \"/nonexistent.pem\": cannot be read: "),
+        ),
     ] {
         std::fs::write(&toml, text).unwrap();
         refused(d, &[], &[], &[&needle]);
@@ -112,6 +118,11 @@ fn list_values_name_the_file_key_variable_or_flag_they_came_from() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("environment variable WELLKNOWN_resolve: \"bad\": "), "{}", stderr(&out));
     assert!(!d.join("wellknown.db").exists(), "no store created");
+    let out = run_env(d, &[("WELLKNOWN_CA_CERT", "[/nonexistent.pem]")], &["scan", "https://no-such-host.invalid"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("WELLKNOWN_CA_CERT: \"/nonexistent.pem\": cannot be read"), "{}", stderr(&out));
+    assert!(!d.join("wellknown.db").exists(), "a missing CA file is refused before the store is created");
+    refused(d, &[("WELLKNOWN_DB", "")], &[], &["environment variable WELLKNOWN_DB: an empty path"]);
     // A variable is named as written (names are matched without regard to case).
     refused(
         d,
