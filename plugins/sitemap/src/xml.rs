@@ -1066,9 +1066,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         (format!("{key} {} is not {what}", shown(v)), Some(at.place(path).to_locator()))
                     });
                 }
-                if !v.is_empty() {
-                    set_hint(&mut self.hint_text, &mut self.hint_spans, key, v);
-                }
+                // Kept as declared, also when invalid or empty (diagnosed above).
+                set_hint(&mut self.hint_text, &mut self.hint_spans, key, v);
             }
             Field::FeedDate => {
                 let v = trim(&self.text);

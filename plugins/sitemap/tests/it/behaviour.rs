@@ -446,3 +446,14 @@ fn a_url_with_elements_inside_is_not_used() {
     assert!(r.has_code("invalid_loc") && r.has_code("invalid_lastmod"), "{:?}", r.errors);
     assert_eq!(r.candidates.get(0).unwrap().hint("lastmod"), None);
 }
+
+#[test]
+fn empty_hints_are_kept_as_declared_and_diagnosed() {
+    let r = parse(
+        br#"<urlset><url><loc>https://a.example/1</loc><lastmod></lastmod><changefreq> </changefreq><priority/></url></urlset>"#,
+        "https://a.example/sitemap.xml",
+    );
+    let c = r.candidates.get(0).unwrap();
+    assert_eq!((c.hint("lastmod"), c.hint("changefreq")), (Some(""), Some("")));
+    assert!(r.has_code("invalid_lastmod") && r.has_code("invalid_changefreq"), "{:?}", r.errors);
+}
