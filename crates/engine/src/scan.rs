@@ -950,20 +950,16 @@ fn unfollowed_redirect(meta: &wellknown_core::FetchMeta) -> Option<(Url, u32, u1
 /// status of the response that redirected and the locator `{"redirect": hop}` (that response's
 /// `Location` header).
 fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(wellknown_core::Candidate, Evidence)> {
-    let (mut target, hop, status) = unfollowed_redirect(meta)?;
+    let (target, hop, status) = unfollowed_redirect(meta)?;
     let locator = Some(wellknown_core::Locator::Redirect(hop));
-    // Credentials in a Location header are a finding, not something to copy into every output and
-    // store: the value is without them (the fetcher already dropped them) and the candidate flagged.
-    let mut credentials = meta.location_credentials.contains(&hop);
-    if !target.username().is_empty() || target.password().is_some() {
-        credentials = true;
-        let _ = target.set_username("");
-        let _ = target.set_password(None);
-    }
     let mut c = wellknown_core::Candidate::new(CandidateKind::Url, REDIRECT_RELATION, target.as_str(), locator.clone());
-    if credentials {
+    // Credentials in a Location header are a finding, not something to copy into every output and
+    // store: the value is without them (the fetcher already dropped them, else `drop_credentials`
+    // does) and the candidate flagged.
+    if meta.location_credentials.contains(&hop) {
         c.flags.push(CREDENTIALS_FLAG.to_string());
     }
+    drop_credentials(&mut c);
     let evidence = Evidence {
         document_url: meta.requested_url.clone(),
         probe: probe.to_string(),
