@@ -213,6 +213,12 @@ static NAME_BYTES: [bool; 256] = {
     t
 };
 
+/// True when `c` may start an XML name as far as the bytes of [`NAME_BYTES`] go (XML 1.0 section
+/// 2.3: not a digit, `-` or `.`).
+fn name_start(c: u8) -> bool {
+    !c.is_ascii_digit() && !matches!(c, b'-' | b'.')
+}
+
 /// The length of the name at the start of `b` (bytes of [`NAME_BYTES`]).
 fn name_len(b: &[u8]) -> usize {
     b.iter().position(|&c| !NAME_BYTES[usize::from(c)]).unwrap_or(b.len())
@@ -409,9 +415,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                     let from = if end_tag { 2 } else { 1 };
                     let len = name_len(rest.get(from..).unwrap_or_default());
                     // A start tag whose name cannot start a name is quick-xml's (and an error).
-                    if len == 0
-                        || !end_tag && rest.get(from).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'-' | b'.'))
-                    {
+                    if len == 0 || !end_tag && rest.get(from).is_some_and(|&c| !name_start(c)) {
                         break;
                     }
                     let name = rest.get(from..from + len).unwrap_or_default();
@@ -510,8 +514,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// `malformed_xml`, keeping what was complete before.
     fn name_ok(&mut self, name: &[u8], pos: u64) -> bool {
         let bad = |c: &u8| matches!(c, b'<' | b'>' | b'&' | b'"' | b'\'' | b'=' | b'/' | b'!' | b'?') || *c <= b' ';
-        let ok =
-            name.first().is_some_and(|c| !c.is_ascii_digit() && !matches!(c, b'-' | b'.')) && !name.iter().any(bad);
+        let ok = name.first().is_some_and(|&c| name_start(c)) && !name.iter().any(bad);
         if !ok {
             self.done = true;
             self.em.incomplete = true;
