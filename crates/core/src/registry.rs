@@ -29,6 +29,12 @@ pub fn probes() -> Vec<&'static dyn WellKnownProbe> {
     v
 }
 
+/// The ids of every registered probe, sorted, joined with `, ` (for messages that refuse an
+/// unknown probe id).
+pub fn probe_ids() -> String {
+    probes().iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+}
+
 /// The registered probe with `id`, also accepting its suffix (`security.txt`) or the id with `-`
 /// for `.` (`security-txt`).
 pub fn probe_by_id(id: &str) -> Option<&'static dyn WellKnownProbe> {

@@ -187,8 +187,7 @@ impl Engine {
                 match wellknown_core::probe_by_id(id) {
                     Some(p) => v.push(p),
                     None => {
-                        let known: Vec<&str> = all.iter().map(|p| p.id()).collect();
-                        return Err(format!("unknown probe {id:?} (registered: {})", known.join(", ")));
+                        return Err(format!("unknown probe {id:?} (registered: {})", wellknown_core::probe_ids()));
                     }
                 }
             }

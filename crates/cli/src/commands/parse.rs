@@ -8,7 +8,7 @@
 use std::io::Write;
 
 use url::Url;
-use wellknown_core::{FetchMeta, RedirectHop, Report, Timestamp, probe_by_id, probes};
+use wellknown_core::{FetchMeta, RedirectHop, Report, Timestamp, probe_by_id, probe_ids};
 
 use crate::args::ParseArgs;
 use crate::exit;
@@ -17,8 +17,7 @@ use crate::exit;
 /// errors, 2 on bad arguments.
 pub fn run(args: &ParseArgs) -> Result<i32, String> {
     let Some(probe) = probe_by_id(&args.probe) else {
-        let ids: Vec<&str> = probes().iter().map(|p| p.id()).collect();
-        return Err(format!("unknown probe {:?} (registered: {})", args.probe, ids.join(", ")));
+        return Err(format!("unknown probe {:?} (registered: {})", args.probe, probe_ids()));
     };
     let url = Url::parse(&args.url).map_err(|e| format!("--url {:?}: {e}", args.url))?;
     let now = match &args.now {
