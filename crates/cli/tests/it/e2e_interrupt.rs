@@ -11,6 +11,16 @@ use std::time::{Duration, Instant};
 use common::routing_args;
 use wellknown_store::{SqliteStore, Store, UnitState};
 
+/// The id of the last unfinished scan in `dir`'s store and its pending units, sorted.
+fn unfinished_scan(dir: &std::path::Path) -> (i64, Vec<String>) {
+    let mut store = SqliteStore::open_existing(&dir.join("wellknown.db")).unwrap();
+    let scan = store.last_unfinished_scan().unwrap().expect("the interrupted scan stays unfinished");
+    let mut pending: Vec<String> =
+        store.units(scan.id).unwrap().into_iter().filter(|u| u.state == UnitState::Pending).map(|u| u.value).collect();
+    pending.sort();
+    (scan.id, pending)
+}
+
 fn spawn_scan(dir: &std::path::Path, targets: &[&str]) -> std::process::Child {
     let mut args: Vec<String> = vec!["scan".into()];
     args.extend(routing_args());
@@ -54,16 +64,8 @@ fn sigint_and_sigterm_leave_complete_records_and_exit_130() {
             "stall.test was in flight"
         );
         // The store keeps the scan unfinished, for --resume.
-        let mut store = SqliteStore::open_existing(&dir.path().join("wellknown.db")).unwrap();
-        let scan = store.last_unfinished_scan().unwrap().expect("the interrupted scan stays unfinished");
-        assert_eq!(scan.id, 1);
-        let pending: Vec<String> = store
-            .units(scan.id)
-            .unwrap()
-            .into_iter()
-            .filter(|u| u.state == UnitState::Pending)
-            .map(|u| u.value)
-            .collect();
+        let (scan, pending) = unfinished_scan(dir.path());
+        assert_eq!(scan, 1);
         assert!(pending.contains(&"https://stall.test".to_string()), "{pending:?}");
     }
 }
@@ -163,16 +165,7 @@ fn a_signal_while_targets_are_read_from_stdin_still_ends_with_the_summary() {
             "{signal}: {stderr}"
         );
         // The targets read are kept as an unfinished scan: `--resume` scans them.
-        let mut store = SqliteStore::open_existing(&dir.path().join("wellknown.db")).unwrap();
-        let scan = store.last_unfinished_scan().unwrap().expect("an unfinished scan");
-        let mut pending: Vec<String> = store
-            .units(scan.id)
-            .unwrap()
-            .into_iter()
-            .filter(|u| u.state == UnitState::Pending)
-            .map(|u| u.value)
-            .collect();
-        pending.sort();
+        let (_, pending) = unfinished_scan(dir.path());
         assert_eq!(pending, ["https://internet.nl", "https://stall.test"], "{signal}");
     }
     let dir = tempfile::tempdir().unwrap();
