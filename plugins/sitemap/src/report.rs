@@ -276,15 +276,16 @@ impl ReportBuilder {
     /// A builder expecting about `values` candidates (room reserved up front).
     pub(crate) fn with_capacity(probe: &str, url: &url::Url, max_diagnostics_per_code: u32, values: usize) -> Self {
         let mut b = ReportBuilder::new(probe, url, max_diagnostics_per_code);
-        b.seen = Seen::with_capacity(values.saturating_mul(2).min(SEEN_START));
         // Room for twice the expected count (one value per 64 bytes of body: dense real sitemaps
         // spend 100 to 120 bytes on a URL) with about 100 bytes of strings each (the URL, its XML
         // path, a lastmod), so that the buffers rarely grow, which copies them; the part never
-        // written costs address space only. At most `ROOM_MAX` candidates: 14 and 24 MB, under the
+        // written costs address space only. At most `ROOM_MAX` candidates: 12 and 24 MB, under the
         // 32 MiB above which glibc maps a block anew (zeroed pages faulted in) on every call.
         // Measured: growing them cost pws__3.xml a fifth of its parse, and capping the room at 65,536
         // candidates made the generated 50 MB file 30% slower.
-        let room = values.saturating_mul(2).min(ROOM_MAX);
+        let room = values.saturating_mul(2);
+        b.seen = Seen::with_capacity(room.min(SEEN_START));
+        let room = room.min(ROOM_MAX);
         b.report.candidates = wellknown_core::Candidates::with_capacity(room, room.saturating_mul(96));
         b
     }
