@@ -142,6 +142,13 @@ impl Candidate {
     }
 }
 
+/// Flags shared by several probes and the engine (`Candidate::flags`).
+pub mod flags {
+    /// The URL carried a user name or password (`https://user:secret@host/`, RFC 3986 section 3.2.1
+    /// deprecates it), in a `Location` header or in a document: the value is recorded without them.
+    pub const CREDENTIALS_IN_URL: &str = "credentials_in_url";
+}
+
 /// Where a candidate comes from: the document, when it was fetched, its status, and the place in it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evidence {

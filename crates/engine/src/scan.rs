@@ -892,7 +892,7 @@ pub const REDIRECT_RELATION: &str = "redirect_location";
 
 /// Flag of a [`REDIRECT_RELATION`] candidate whose `Location` carried a user name or password
 /// (RFC 3986 section 3.2.1 deprecates `user:password@`): the value is recorded without them.
-pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
+pub const CREDENTIALS_FLAG: &str = wellknown_core::candidate::flags::CREDENTIALS_IN_URL;
 
 /// Drops a user name or password from a URL-valued candidate a document declared (a robots.txt
 /// `Sitemap:` or a sitemap `<loc>` written `https://user:pass@host/`), flagging it

@@ -146,7 +146,7 @@ fn check_origin(report: &mut Report, meta: &FetchMeta) {
 /// `unfollowed_location` and there is no final URL or status beyond it.
 /// Flag of a candidate whose URL came from a `Location` that carried a user name or password (dropped
 /// from the value), as the engine flags its `redirect_location` candidates.
-pub const CREDENTIALS_FLAG: &str = "credentials_in_url";
+pub const CREDENTIALS_FLAG: &str = wellknown_core::candidate::flags::CREDENTIALS_IN_URL;
 
 fn redirect_candidate(report: &mut Report, meta: &FetchMeta) {
     let unfollowed_first = meta.redirect_chain.is_empty().then_some(meta.unfollowed_location.as_ref()).flatten();
