@@ -284,7 +284,7 @@ impl ReportBuilder {
         // Measured: growing them cost pws__3.xml a fifth of its parse, and capping the room at 65,536
         // candidates made the generated 50 MB file 30% slower.
         let room = values.saturating_mul(2);
-        b.seen = Seen::with_capacity(room.min(SEEN_START));
+        b.seen = Seen::with_capacity(values.min(SEEN_START));
         let room = room.min(ROOM_MAX);
         b.report.candidates = wellknown_core::Candidates::with_capacity(room, room.saturating_mul(96));
         b
