@@ -68,13 +68,13 @@ pub struct ScanArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = per_host_value)]
     pub per_host: Option<usize>,
     /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000.
-    #[arg(long, value_name = "RATE", allow_negative_numbers = true)]
+    #[arg(long, value_name = "RATE", allow_negative_numbers = true, value_parser = rate_value)]
     pub rate: Option<f64>,
     /// Connect timeout in seconds (0.001 to 3600).
-    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub connect_timeout: Option<f64>,
     /// Total timeout per request in seconds (0.001 to 3600).
-    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub timeout: Option<f64>,
     /// User-Agent header.
     #[arg(long, value_name = "UA")]
@@ -147,7 +147,7 @@ pub struct ScanArgs {
 /// a flag.
 ///
 /// Errors: not a whole number, or outside `range` (`must be from 1 to 100, got -1`).
-fn whole_in(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
+pub(crate) fn whole_in(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
     let t = text.trim();
     match t.parse::<i128>().ok().and_then(|v| u64::try_from(v).ok()) {
         Some(v) if range.contains(&v) => Ok(v),
@@ -156,6 +156,17 @@ fn whole_in(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<u64, Str
         }
         _ => Err(format!("must be from {} to {}, got {t}", range.start(), range.end())),
     }
+}
+
+/// `--rate`, judged as written by [`crate::values::rate`] (so `1e309` is named as given, not as
+/// `inf`).
+fn rate_value(text: &str) -> Result<f64, String> {
+    crate::values::rate(&crate::values::Given::Text(text.to_string()))
+}
+
+/// `--connect-timeout`, `--timeout`, judged as written by [`crate::values::seconds`].
+fn seconds_value(text: &str) -> Result<f64, String> {
+    crate::values::seconds(&crate::values::Given::Text(text.to_string()))
 }
 
 /// `--per-host`: [`crate::config::limits::PER_HOST`].

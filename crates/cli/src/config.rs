@@ -9,39 +9,54 @@ use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 
 use crate::args::ScanArgs;
+use crate::values::{self, Given};
 
 /// Every scan setting. Keys are the same in the TOML file, as `WELLKNOWN_<KEY>` environment variables
-/// (lists written `[a, b]`), and as `--<key>` flags (with `-` for `_`).
+/// (lists written `[a, b]`, or as one value or values separated by commas), and as `--<key>` flags
+/// (with `-` for `_`). Numbers are read as given and judged against their range, and lists read,
+/// by [`crate::values`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// Origins scanned in parallel (default 16).
+    #[serde(deserialize_with = "values::de_concurrency")]
     pub concurrency: usize,
     /// Maximum concurrent requests to one host (default 2).
+    #[serde(deserialize_with = "values::de_per_host")]
     pub per_host: usize,
     /// Maximum requests per second to one host (default 5).
+    #[serde(deserialize_with = "values::de_rate")]
     pub rate: f64,
     /// Connect timeout, seconds (default 10).
+    #[serde(deserialize_with = "values::de_seconds")]
     pub connect_timeout: f64,
     /// Total timeout per request, seconds (default 30).
+    #[serde(deserialize_with = "values::de_seconds")]
     pub timeout: f64,
     /// User-Agent header (default `wellknown/<version> (+<project URL>)`).
     pub user_agent: Option<String>,
     /// `HOST:PORT:ADDR` DNS overrides.
+    #[serde(deserialize_with = "values::de_entries")]
     pub resolve: Vec<String>,
     /// `HOST:PORT:CONNECT_HOST:CONNECT_PORT` connection overrides (empty HOST = any host).
+    #[serde(deserialize_with = "values::de_list")]
     pub connect_to: Vec<String>,
     /// Allow loopback, private and link-local addresses (default false).
     pub allow_private: bool,
     /// Extra CA certificates (PEM files) to trust.
+    #[serde(deserialize_with = "values::de_paths")]
     pub ca_cert: Vec<PathBuf>,
     /// Scope rules (default: registrable domains of the targets).
+    #[serde(deserialize_with = "values::de_list")]
     pub scope: Vec<String>,
     /// Probe ids to run (default: all).
+    #[serde(deserialize_with = "values::de_list")]
     pub probes: Vec<String>,
     /// Extra issuer identifiers to probe.
+    #[serde(deserialize_with = "values::de_list")]
     pub issuer: Vec<String>,
     /// Maximum follow-up hops (default 8).
+    #[serde(deserialize_with = "values::de_count32")]
     pub max_hops: u32,
     /// Request every IANA-registered suffix (default false).
     pub all_registered: bool,
@@ -56,10 +71,12 @@ pub struct Settings {
     /// Verify candidate URLs (default true; `--no-verify`).
     pub verify: bool,
     /// Verification requests per origin at most (default 1000).
+    #[serde(deserialize_with = "values::de_count")]
     pub max_verify: usize,
     /// Obey robots.txt for the scanner's own product token (default false).
     pub obey_robots: bool,
     /// Feedback depth (default 1).
+    #[serde(deserialize_with = "values::de_count32")]
     pub depth: u32,
     /// Try revealed names that do not resolve as virtual hosts (default true; `--no-vhosts`).
     pub vhosts: bool,
@@ -279,11 +296,14 @@ fn describe(err: figment::Error, file: Option<&Path>) -> String {
             }
             other => other.to_string(),
         };
+        // A range message reads on from its source, as the command line words it (`--per-host must
+        // be from 1 to 100, got -1`); any other follows a colon.
+        let sep = if what.starts_with(values::RANGE_PREFIX) { " " } else { ": " };
         let line = match (from_file, from_env, file) {
-            (true, _, Some(f)) => format!("configuration file {}: key `{key}`: {what}", f.display()),
-            (_, true, _) => format!("environment variable {}: {what}", env_var_name(&key)),
+            (true, _, Some(f)) => format!("configuration file {}: key `{key}`{sep}{what}", f.display()),
+            (_, true, _) => format!("environment variable {}{sep}{what}", env_var_name(&key)),
             _ if key.is_empty() => what,
-            _ => format!("--{}: {what}", key.replace('_', "-")),
+            _ => format!("--{}{sep}{what}", key.replace('_', "-")),
         };
         lines.push(line);
     }
@@ -376,34 +396,15 @@ pub mod limits {
 /// wellknown.toml: key `issuer`: "x": relative URL without a base``).
 pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
     let origin = |key: &str| source(args, key);
-    let int_range = |key: &str, v: usize, r: std::ops::RangeInclusive<usize>| {
-        if r.contains(&v) {
-            Ok(())
-        } else {
-            Err(format!("{} must be from {} to {}, got {v}", origin(key), r.start(), r.end()))
-        }
-    };
-    int_range("concurrency", s.concurrency, limits::CONCURRENCY)?;
-    int_range("per_host", s.per_host, limits::PER_HOST)?;
-    if s.rate != 0.0 && !limits::RATE.contains(&s.rate) {
-        return Err(format!(
-            "{} must be 0 (no spacing between requests) or from {} to {} requests per second, got {}",
-            origin("rate"),
-            limits::RATE.start(),
-            limits::RATE.end(),
-            s.rate
-        ));
-    }
-    for (key, v) in [("connect_timeout", s.connect_timeout), ("timeout", s.timeout)] {
-        if !limits::TIMEOUT_SECS.contains(&v) {
-            return Err(format!(
-                "{} must be from {} to {} seconds, got {v}",
-                origin(key),
-                limits::TIMEOUT_SECS.start(),
-                limits::TIMEOUT_SECS.end()
-            ));
-        }
-    }
+    // Values read by `load` were judged as they were read (crate::values); this holds for any
+    // Settings, with the same messages.
+    let judged = |key: &str, r: Result<(), String>| r.map_err(|e| format!("{} {e}", origin(key)));
+    let int = |v: usize| Given::Int(i128::try_from(v).unwrap_or(i128::MAX));
+    judged("concurrency", values::whole::<usize>(&int(s.concurrency), values::wide(limits::CONCURRENCY)).map(drop))?;
+    judged("per_host", values::whole::<usize>(&int(s.per_host), values::wide(limits::PER_HOST)).map(drop))?;
+    judged("rate", values::rate(&Given::Float(s.rate)).map(drop))?;
+    judged("connect_timeout", values::seconds(&Given::Float(s.connect_timeout)).map(drop))?;
+    judged("timeout", values::seconds(&Given::Float(s.timeout)).map(drop))?;
     validate_lists(s, &origin)
 }
 

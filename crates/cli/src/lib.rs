@@ -24,6 +24,7 @@ pub mod plugins_linked;
 pub mod robots_gate;
 pub mod store_sink;
 pub mod transport;
+pub mod values;
 
 /// Process exit codes (design.md, "Command line contract").
 pub mod exit {

@@ -19,6 +19,22 @@ use crate::plan::StoredPlan;
 use crate::store_sink::StoreSink;
 use crate::transport::HttpTransport;
 
+/// One target line as written, and where it was read: `None` for an argument, `FILE:LINE` for
+/// `--list FILE`, `stdin:LINE` for `-` (lines counted from 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetLine {
+    /// The line as written.
+    pub text: String,
+    /// `FILE:LINE` or `stdin:LINE`; `None` for a command-line argument.
+    pub at: Option<String>,
+}
+
+impl TargetLine {
+    fn argument(text: &str) -> TargetLine {
+        TargetLine { text: text.to_string(), at: None }
+    }
+}
+
 /// Target lines from arguments, `-` (standard input, read to its end) and `--list FILE`, in that
 /// order, and the signal that interrupted the reading of standard input if one did: the lines read
 /// until then are kept, and the other sources are still read (they cannot block).
@@ -31,12 +47,13 @@ use crate::transport::HttpTransport;
 pub async fn read_targets(
     args: &ScanArgs,
     signals: &mut Signals,
-) -> Result<(Vec<String>, Option<&'static str>), String> {
-    let mut raw: Vec<String> = Vec::new();
+) -> Result<(Vec<TargetLine>, Option<&'static str>), String> {
+    let mut raw: Vec<TargetLine> = Vec::new();
     let mut interrupted = None;
+    let mut stdin_lines = 0usize;
     for t in &args.targets {
         if t != "-" {
-            raw.push(t.clone());
+            raw.push(TargetLine::argument(t));
             continue;
         }
         if interrupted.is_some() {
@@ -56,7 +73,10 @@ pub async fn read_targets(
         loop {
             tokio::select! {
                 line = rx.recv() => match line {
-                    Some(line) => raw.push(line?),
+                    Some(line) => {
+                        stdin_lines += 1;
+                        raw.push(TargetLine { text: line?, at: Some(format!("stdin:{stdin_lines}")) });
+                    }
                     None => break,
                 },
                 name = signals.recv() => {
@@ -68,7 +88,11 @@ pub async fn read_targets(
     }
     if let Some(path) = &args.list {
         let text = std::fs::read_to_string(path).map_err(|e| format!("reading --list {}: {e}", path.display()))?;
-        raw.extend(text.lines().map(str::to_string));
+        raw.extend(
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| TargetLine { text: l.to_string(), at: Some(format!("{}:{}", path.display(), i + 1)) }),
+        );
     }
     Ok((raw, interrupted))
 }
@@ -76,18 +100,21 @@ pub async fn read_targets(
 /// The origins named by target lines (see [`read_targets`]); blank lines and `#` comments are
 /// skipped.
 ///
-/// Errors: a target that is neither an origin, URL nor host name, or whose scheme is not http(s).
-pub fn parse_targets(raw: &[String]) -> Result<Vec<Origin>, String> {
+/// Errors: a target that is neither an origin, URL nor host name, or whose scheme is not http(s),
+/// quoted as written and preceded by where it was read (`hosts.txt:3: target "https://[::1": …`,
+/// `stdin:2: …`; arguments have no prefix).
+pub fn parse_targets(raw: &[TargetLine]) -> Result<Vec<Origin>, String> {
     let mut out = Vec::new();
     for line in raw {
-        let t = line.trim();
+        let t = line.text.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let origin = Origin::parse_target(t).map_err(|e| format!("target {t:?}: {e}"))?;
+        let at = line.at.as_deref().map(|a| format!("{a}: ")).unwrap_or_default();
+        let origin = Origin::parse_target(t).map_err(|e| format!("{at}target {t:?}: {e}"))?;
         if !matches!(origin.scheme(), "http" | "https") {
             return Err(format!(
-                "target {t:?}: scheme {:?} is not scanned (the documents wellknown reads are served over http \
+                "{at}target {t:?}: scheme {:?} is not scanned (the documents wellknown reads are served over http \
                  and https; give https://{} or the host alone)",
                 origin.scheme(),
                 origin.host().name()
@@ -434,6 +461,8 @@ async fn scan(
         }
     };
     let scan_task = tokio::spawn(async move { engine.run_until(plan, tx, stop_engine).await });
+    let reader_gone = reader_gone(settings.output.as_deref().is_none_or(|p| p == Path::new("-")));
+    tokio::pin!(reader_gone);
     let mut stop_tx = Some(stop_tx);
     let mut write_error = None;
     let mut interrupted = None;
@@ -454,6 +483,12 @@ async fn scan(
                 }
                 continue;
             }
+            () = &mut reader_gone => {
+                // `| head -1` has exited while no record was due (units waiting on servers): stop
+                // now rather than at the next write, as a failed write would.
+                write_error = Some(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+                break;
+            }
         };
         if let Record::Origin(o) = &rec {
             if bar.length().is_some_and(|l| bar.position() >= l) {
@@ -467,12 +502,14 @@ async fn scan(
         }
         // Records are written whole; a closed pipe (`| head`) stops the scan. The output is flushed
         // at the end of each unit (its `origin` record): a killed scan leaves every finished unit's
-        // records complete, and a reader of a pipe or a growing file sees units as they finish.
-        let unit_done = matches!(rec, Record::Origin(_));
+        // records complete, and a reader of a pipe or a growing file sees units as they finish. It
+        // is also flushed whenever no further record is waiting (a burst is one write), so a reader
+        // sees records as they come and a closed pipe fails the next write, not the next unit's end.
+        let flush = matches!(rec, Record::Origin(_)) || rx.is_empty();
         let res = serde_json::to_writer(&mut writer, &rec)
             .map_err(std::io::Error::from)
             .and_then(|()| writer.write_all(b"\n"))
-            .and_then(|()| if unit_done { writer.flush() } else { Ok(()) });
+            .and_then(|()| if flush { writer.flush() } else { Ok(()) });
         if let Err(e) = res {
             write_error = Some(e);
             break;
@@ -528,6 +565,34 @@ async fn scan(
         return Ok(exit::ERROR);
     }
     Ok(if outcome.found_something() { exit::FOUND } else { exit::NOTHING })
+}
+
+/// Resolves once standard output (when `watch`) is a pipe whose reader has gone (`wellknown scan …
+/// | head -1` after `head` exited), found without writing to it: Linux reports the write end of a
+/// pipe without readers as an error condition (EPOLLERR). Never resolves otherwise: a file, a
+/// terminal, a descriptor that cannot be watched, or another platform (there the next write fails
+/// instead).
+async fn reader_gone(watch: bool) {
+    #[cfg(target_os = "linux")]
+    if watch {
+        use tokio::io::Interest;
+        use tokio::io::unix::AsyncFd;
+        // SAFETY: descriptor 1 stays open and names the same open file for the life of the process:
+        // wellknown never closes or replaces (dup2) standard output. Registration is refused for a
+        // regular file (EPERM), which has no reader to lose.
+        let registered = unsafe { AsyncFd::register_with_interest(std::io::stdout(), Interest::ERROR) };
+        if let Ok(fd) = registered {
+            while let Ok(mut ready) = fd.ready(Interest::ERROR).await {
+                if ready.ready().is_error() {
+                    return;
+                }
+                ready.clear_ready();
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = watch;
+    std::future::pending::<()>().await
 }
 
 /// The summary printed on standard error at the end of a scan: targets (and why the unreachable

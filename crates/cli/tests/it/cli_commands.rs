@@ -130,3 +130,42 @@ fn config_file_and_environment_are_read_and_flags_win() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown_key"));
 }
+
+/// A bad target read from `--list FILE` or standard input is named with where it was read
+/// (`FILE:LINE` or `stdin:LINE`, lines counted with comments and blank ones) and as written; exit 2,
+/// before anything is requested or stored. A bad argument has no prefix.
+#[test]
+fn a_bad_listed_target_names_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("hosts.txt"), "a.example\n# a comment\n\n  https://[::1  \nb.example\n").unwrap();
+    let out = common::wellknown_in(d, &["scan", "--list", "hosts.txt"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("wellknown: error: hosts.txt:4: target \"https://[::1\": not a URL or host name"), "{err}");
+    assert!(out.stdout.is_empty(), "refused before scanning");
+    assert!(!d.join("wellknown.db").exists(), "refused before the store is created");
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(["scan", "a.example", "-"])
+        .current_dir(d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"b.example\r\nftp://c.example\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("wellknown: error: stdin:2: target \"ftp://c.example\": scheme \"ftp\" is not scanned"),
+        "{err}"
+    );
+    assert!(!d.join("wellknown.db").exists());
+
+    let out = common::wellknown_in(d, &["scan", "--no-store", "https://[::1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("wellknown: error: target \"https://[::1\": "), "{err}");
+}

@@ -50,7 +50,9 @@ fn out_of_range_flags_are_refused_with_the_flag_and_range() {
     refused(d, &[], &["--timeout", "0"], &["--timeout", timeout, "got 0"]);
     refused(d, &[], &["--timeout", "-2"], &["--timeout", timeout]);
     refused(d, &[], &["--timeout", "nan"], &["--timeout", timeout]);
-    refused(d, &[], &["--timeout", "1e-9"], &["--timeout", timeout, "got 0.000000001"]);
+    refused(d, &[], &["--timeout", "1e-9"], &["--timeout", timeout, "got 1e-9"]);
+    // Named as given, not as the float it reads as.
+    refused(d, &[], &["--timeout", "1e309"], &["--timeout", timeout, "got 1e309"]);
     refused(d, &[], &["--timeout", "0.0009"], &["--timeout", timeout]);
     refused(d, &[], &["--connect-timeout", "0"], &["--connect-timeout", timeout]);
     refused(d, &[], &["--connect-timeout", "1e-4"], &["--connect-timeout", timeout]);
@@ -135,7 +137,7 @@ fn list_values_name_the_file_key_variable_or_flag_they_came_from() {
         d,
         &[("Wellknown_Timeout", "fast")],
         &[],
-        &["environment variable Wellknown_Timeout: invalid type: found string \"fast\", expected a number"],
+        &["environment variable Wellknown_Timeout must be from 0.001 to 3600 seconds, got fast"],
     );
     refused(
         d,
@@ -195,7 +197,7 @@ fn environment_values_are_validated_and_name_the_variable() {
         d,
         &[("WELLKNOWN_RATE", "fast")],
         &[],
-        &["environment variable WELLKNOWN_RATE", "found string \"fast\", expected a number"],
+        &["environment variable WELLKNOWN_RATE must be 0 (no spacing between requests) or from 0.001", "got fast"],
     );
     refused(d, &[("WELLKNOWN_RATE", "-3")], &[], &["environment variable WELLKNOWN_RATE must be 0", "got -3"]);
     refused(
@@ -206,7 +208,7 @@ fn environment_values_are_validated_and_name_the_variable() {
     );
     refused(d, &[("WELLKNOWN_PER_HOST", "0")], &[], &["environment variable WELLKNOWN_PER_HOST must be from 1 to 100"]);
     // A flag wins over the environment, and is the one named.
-    refused(d, &[("WELLKNOWN_TIMEOUT", "5")], &["--timeout", "0"], &["--timeout must be"]);
+    refused(d, &[("WELLKNOWN_TIMEOUT", "5")], &["--timeout", "0"], &["--timeout <SECS>': must be"]);
 }
 
 #[test]
@@ -237,7 +239,7 @@ fn configuration_file_keys_and_values_name_the_file_and_key() {
         &["configuration file wellknown.toml: unknown key `concurency`", "known keys:", "concurrency"],
     );
     std::fs::write(&toml, "rate = \"x\"\n").unwrap();
-    refused(d, &[], &[], &["configuration file wellknown.toml: key `rate`", "expected a number"]);
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `rate` must be 0 (no spacing", "got x"]);
     std::fs::write(&toml, "timeout = 0\n").unwrap();
     refused(d, &[], &[], &["configuration file wellknown.toml: key `timeout` must be from 0.001 to 3600 seconds"]);
     // --config names its file.
@@ -253,6 +255,128 @@ fn configuration_file_keys_and_values_name_the_file_and_key() {
     // The environment overrides the file, and is the one named.
     std::fs::write(&toml, "timeout = 5\n").unwrap();
     refused(d, &[("WELLKNOWN_TIMEOUT", "0")], &[], &["environment variable WELLKNOWN_TIMEOUT must be"]);
+}
+
+/// Numbers from the configuration file and the environment are judged as the command line judges
+/// them, before serde's type check could turn them away: the message names the file key or the
+/// variable as written, the value as given and the accepted range.
+#[test]
+fn file_and_environment_numbers_are_told_their_range_as_flags_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let toml = d.join("wellknown.toml");
+    let file = "configuration file wellknown.toml";
+    let count32 = "must be a whole number, 0 or more (at most 4294967295)";
+    let rate = "must be 0 (no spacing between requests) or from 0.001 to 1000000 requests per second";
+    for (text, needle) in [
+        ("per_host = -1\n", format!("{file}: key `per_host` must be from 1 to 100, got -1")),
+        ("per_host = 1.5\n", format!("{file}: key `per_host` must be from 1 to 100, got 1.5")),
+        ("per_host = \"two\"\n", format!("{file}: key `per_host` must be from 1 to 100, got two")),
+        ("concurrency = 100000\n", format!("{file}: key `concurrency` must be from 1 to 10000, got 100000")),
+        ("depth = 100000000000\n", format!("{file}: key `depth` {count32}, got 100000000000")),
+        ("depth = 2.0\n", format!("{file}: key `depth` {count32}, got 2.0")),
+        ("max_hops = -2\n", format!("{file}: key `max_hops` {count32}, got -2")),
+        ("max_verify = -1\n", format!("{file}: key `max_verify` must be a whole number, 0 or more")),
+        ("timeout = -1\n", format!("{file}: key `timeout` must be from 0.001 to 3600 seconds, got -1")),
+        ("rate = [1]\n", format!("{file}: key `rate` {rate}, got a list")),
+    ] {
+        std::fs::write(&toml, text).unwrap();
+        refused(d, &[], &[], &[&needle]);
+    }
+    std::fs::remove_file(&toml).unwrap();
+    for (var, value, needle) in [
+        (
+            "WELLKNOWN_per_host",
+            "-1",
+            "environment variable WELLKNOWN_per_host must be from 1 to 100, got -1".to_string(),
+        ),
+        (
+            "WELLKNOWN_DEPTH",
+            "100000000000",
+            format!("environment variable WELLKNOWN_DEPTH {count32}, got 100000000000"),
+        ),
+        ("WELLKNOWN_MAX_HOPS", "many", format!("environment variable WELLKNOWN_MAX_HOPS {count32}, got many")),
+        ("WELLKNOWN_MAX_VERIFY", "[1]", "environment variable WELLKNOWN_MAX_VERIFY must be a whole number".to_string()),
+        (
+            "WELLKNOWN_CONNECT_TIMEOUT",
+            "1e309",
+            "environment variable WELLKNOWN_CONNECT_TIMEOUT must be from 0.001 to 3600 seconds, got 1e309".to_string(),
+        ),
+    ] {
+        refused(d, &[(var, value)], &[], &[&needle]);
+    }
+    // The same value as a flag gives the same words.
+    refused(d, &[], &["--per-host", "-1"], &["must be from 1 to 100, got -1"]);
+    refused(d, &[], &["--depth", "100000000000"], &[&format!("{count32}, got 100000000000")]);
+}
+
+/// Values within range from the file and the environment are taken as they are.
+#[test]
+fn file_and_environment_numbers_in_range_are_used() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("wellknown.toml"),
+        "per_host = 1\nconcurrency = 2\nrate = 0\ntimeout = 20\nconnect_timeout = 5.5\nmax_verify = 0\nmax_hops = 0\n",
+    )
+    .unwrap();
+    let mut args: Vec<String> = vec!["scan".into(), "--no-store".into(), "--verify".into()];
+    args.extend(common::routing_args());
+    args.extend(["--probe", "robots", "https://internet.nl"].map(String::from));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_env(dir.path(), &[("WELLKNOWN_DEPTH", "0")], &refs);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let records = common::jsonl(&out.stdout);
+    assert!(common::document(&records, "https://internet.nl/robots.txt").is_some());
+    // max_verify = 0: every candidate is skipped, none verified.
+    let origin = records.iter().find(|r| r["type"] == "origin").expect("origin record");
+    assert_eq!(origin["verified"], 0, "{origin}");
+}
+
+/// A list variable also takes one value without brackets, or values separated by commas; `resolve`
+/// entries hold commas themselves (`HOST:PORT:ADDR1,ADDR2`), so its value is one entry.
+#[test]
+fn a_list_variable_takes_one_value_or_values_separated_by_commas() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let scope = "environment variable WELLKNOWN_SCOPE: invalid scope rule";
+    // Judged as a rule (too wide here), not refused as "expected a sequence".
+    refused(d, &[("WELLKNOWN_SCOPE", "0.0.0.0/1")], &[], &[&format!("{scope} \"0.0.0.0/1\": an IPv4 inclusion block")]);
+    refused(d, &[("WELLKNOWN_SCOPE", "10.0.0.0/8, 0.0.0.0/1")], &[], &[&format!("{scope} \"0.0.0.0/1\"")]);
+    refused(d, &[("WELLKNOWN_SCOPE", "a.example,,b.example")], &[], &[&format!("{scope} \"\": empty rule")]);
+    refused(
+        d,
+        &[("WELLKNOWN_PROBES", "robots, nope")],
+        &[],
+        &["environment variable WELLKNOWN_PROBES: \"nope\": no such probe"],
+    );
+    std::fs::write(d.join("wellknown.toml"), "probes = \"robots,nope\"\n").unwrap();
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `probes`: \"nope\": no such probe"]);
+    std::fs::remove_file(d.join("wellknown.toml")).unwrap();
+    // resolve is read whole: the error is connect_to's, checked after it.
+    refused(
+        d,
+        &[("WELLKNOWN_RESOLVE", "a.example:443:127.0.0.1,::1"), ("WELLKNOWN_CONNECT_TO", "bad")],
+        &[],
+        &["environment variable WELLKNOWN_CONNECT_TO: \"bad\": "],
+    );
+
+    let mut args: Vec<String> = vec!["scan".into(), "--no-store".into(), "--no-verify".into()];
+    args.extend(common::routing_args());
+    args.push("https://internet.nl".into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env =
+        [("WELLKNOWN_PROBES", "robots,security.txt"), ("WELLKNOWN_SCOPE", "internet.nl"), ("WELLKNOWN_DEPTH", "0")];
+    let out = run_env(d, &env, &refs);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let mut probes: Vec<String> = common::of_type(&common::jsonl(&out.stdout), "document")
+        .iter()
+        .filter_map(|r| r["probe"].as_str().map(str::to_string))
+        .collect();
+    probes.sort();
+    probes.dedup();
+    assert_eq!(probes, ["robots", "security.txt"]);
 }
 
 /// A User-Agent that is empty or holds characters a header value cannot (CR, LF and other

@@ -85,6 +85,49 @@ fn closed_output_pipe_stops_the_scan() {
     assert!(started.elapsed() < Duration::from_secs(25), "scan ran on for {:?}", started.elapsed());
 }
 
+/// Records are written out as they come, not only when their unit finishes; and a reader that
+/// goes away (`wellknown scan … | head -1`) stops the scan at once, even while the unit waits on a
+/// server and so has no record to write: exit 0, quietly (nothing on standard error), the scan
+/// left unfinished in the store for `--resume`.
+#[test]
+fn closed_output_pipe_stops_a_stalled_scan_at_once() {
+    let root = tempfile::tempdir().unwrap();
+    let site = root.path().join("slow.test");
+    std::fs::create_dir_all(site.join(".well-known")).unwrap();
+    std::fs::write(site.join("robots.txt"), "User-agent: *\nDisallow: /private\n").unwrap();
+    std::fs::write(site.join(".well-known/security.txt"), "Contact: mailto:security@slow.test\n").unwrap();
+    std::fs::write(site.join(".well-known/security.txt.headers"), "X-Fixture-Stall: 30\n").unwrap();
+    let server = common::own_server(root.path());
+    let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(common::routing_args_for(&server));
+    args.extend(["--no-verify", "--depth", "0", "--timeout", "60", "https://slow.test"].map(String::from));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn wellknown");
+    // robots.txt comes first and at once; the unit cannot finish before security.txt (30 s).
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&first).expect("a whole record");
+    assert_eq!((&record["type"], &record["url"]), (&"document".into(), &"https://slow.test/robots.txt".into()));
+    drop(reader);
+    let closed = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let waited = closed.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "", "quietly");
+    assert!(waited < Duration::from_secs(15), "the scan ran on for {waited:?} after its reader had gone");
+    let (_, pending) = unfinished_scan(dir.path());
+    assert_eq!(pending, ["https://slow.test"]);
+}
+
 #[test]
 fn finished_units_are_on_disk_while_the_scan_runs_and_after_sigkill() {
     let dir = tempfile::tempdir().unwrap();
