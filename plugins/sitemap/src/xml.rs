@@ -279,10 +279,47 @@ pub(crate) struct XmlParser<'e, 'v, V: Visitor> {
     ill_formed: u32,
 }
 
+/// The body as UTF-8, validated a window at a time just before the tokenizer reads it: one pass
+/// over bytes about to be read anyway (in cache), where validating each field costs a call per
+/// field and validating the whole body up front reads a large body from memory twice.
+pub(crate) struct Utf8Windows<'b> {
+    bytes: &'b [u8],
+    /// The window: `bytes[start..start + text.len()]`, valid UTF-8.
+    start: usize,
+    text: &'b str,
+}
+
+impl<'b> Utf8Windows<'b> {
+    /// Bytes validated at a time (at most; a window ends early at an invalid or cut sequence).
+    const SIZE: usize = 512;
+
+    pub(crate) fn new(bytes: &'b [u8]) -> Self {
+        Utf8Windows { bytes, start: 0, text: "" }
+    }
+
+    /// `bytes[a..b]` as a string; `None` when it is not valid UTF-8 or does not start and end on
+    /// character boundaries (the caller then validates it on its own). `a` must be a character
+    /// boundary for a new window to start there (the tokenizer asks for texts after a `>`).
+    pub(crate) fn get(&mut self, a: usize, b: usize) -> Option<&'b str> {
+        let end = self.start + self.text.len();
+        if a < self.start || b > end {
+            let to = a.saturating_add(Self::SIZE.max(b.saturating_sub(a))).min(self.bytes.len());
+            let chunk = self.bytes.get(a..to)?;
+            let valid = match std::str::from_utf8(chunk) {
+                Ok(t) => t,
+                Err(e) => std::str::from_utf8(chunk.get(..e.valid_up_to())?).ok()?,
+            };
+            self.start = a;
+            self.text = valid;
+        }
+        self.text.get(a.checked_sub(self.start)?..b.checked_sub(self.start)?)
+    }
+}
+
 /// Adds one to the decimal number `n` (ASCII digits, most significant first).
 fn count_up(n: &mut String) {
     if let Some(d) = n.pop() {
-        if ('0'..'9').contains(&d) {
+        if matches!(d, '0'..='8') {
             n.push(char::from(d as u8 + 1));
             return;
         }
@@ -360,17 +397,11 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 // until the next point where its state is plain again (after a tag or a reference).
                 // Both feed the same handlers with the same events, so the result is the same as a
                 // quick-xml pass over the whole document.
-                // Validated once for the whole body: the fast path slices field texts out of it
-                // instead of validating each (a document cut mid-character, or with invalid bytes,
-                // keeps its valid prefix here and the rest is checked field by field).
-                let doc = match std::str::from_utf8(bytes) {
-                    Ok(s) => s,
-                    Err(e) => std::str::from_utf8(bytes.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
-                };
+                let mut utf8 = Utf8Windows::new(bytes);
                 let mut pos = 0usize;
                 while !self.done && !self.em.stop {
                     if self.root.is_some() {
-                        pos = self.fast(bytes, doc, pos);
+                        pos = self.fast(bytes, &mut utf8, pos);
                         if self.done || self.em.stop {
                             break;
                         }
@@ -433,8 +464,8 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// made of `[A-Za-z0-9:._-]` and that carry no attribute nor whitespace. Stops at the first
     /// `<` or `&` that starts anything else (returning its position, for quick-xml to read), or at
     /// the end of the input (`Event::Eof`).
-    /// `doc` is the valid UTF-8 prefix of `b` (field texts inside it need no validation).
-    fn fast(&mut self, b: &[u8], doc: &str, mut pos: usize) -> usize {
+    /// `utf8` gives field texts of `b` as strings (validated a window at a time).
+    fn fast(&mut self, b: &[u8], utf8: &mut Utf8Windows<'_>, mut pos: usize) -> usize {
         while !self.done && !self.em.stop {
             let rest = b.get(pos..).unwrap_or_default();
             match rest.first() {
@@ -457,7 +488,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                             pos += from + len + 1;
                         }
                         (false, Some(b'>'), _) => {
-                            if let Some(n) = self.leaf(rest, name, from + len + 1, doc.get(pos..)) {
+                            if let Some(n) = self.leaf(rest, name, from + len + 1, (utf8, pos)) {
                                 pos += n;
                             } else {
                                 self.start(name, None, false);
@@ -481,7 +512,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         continue;
                     }
                     let n = markup_or_ref(rest);
-                    self.text_in(rest.get(..n).unwrap_or_default(), doc.get(pos..pos + n));
+                    self.text_in(rest.get(..n).unwrap_or_default(), || utf8.get(pos, pos + n));
                     pos += n;
                 }
             }
@@ -813,8 +844,14 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     /// the start, text and end events: a field captured and finished, or nothing (an element the
     /// format ignores). The element paths of depths beyond 2 are not recorded (nothing reads them in
     /// these formats, whose entries are at depth 2).
-    /// `valid` is `rest` as a string as far as it is valid UTF-8, when known.
-    fn leaf(&mut self, rest: &[u8], name: &[u8], after: usize, valid: Option<&str>) -> Option<usize> {
+    /// `rest` starts at byte `at` of the body `utf8` reads.
+    fn leaf(
+        &mut self,
+        rest: &[u8],
+        name: &[u8],
+        after: usize,
+        (utf8, at): (&mut Utf8Windows<'_>, usize),
+    ) -> Option<usize> {
         let root = self.root?;
         let d = self.depth + 1;
         let entry = self.entry.as_ref()?;
@@ -849,7 +886,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 let overflow = raw.len() > self.em.limits.max_value_bytes;
                 self.text.clear();
                 if !overflow {
-                    let text = valid.and_then(|v| v.get(after..after + text_len));
+                    let text = utf8.get(at + after, at + after + text_len);
                     match text.map_or_else(|| std::str::from_utf8(raw), Ok) {
                         Ok(t) => self.text.push_str(t),
                         Err(_) => {
@@ -996,16 +1033,17 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     }
 
     fn text(&mut self, raw: &[u8]) {
-        self.text_in(raw, None);
+        self.text_in(raw, || None);
     }
 
-    /// The text event for `raw`, which is `valid` when that is known to be its UTF-8 form.
-    fn text_in(&mut self, raw: &[u8], valid: Option<&str>) {
+    /// The text event for `raw`; `valid` gives its UTF-8 form when that is known (called only when
+    /// the text is kept).
+    fn text_in<'t>(&mut self, raw: &[u8], valid: impl FnOnce() -> Option<&'t str>) {
         let max = self.em.limits.max_value_bytes;
         if let Some(c) = self.capture.as_mut() {
             if self.text.len() + raw.len() > max {
                 c.overflow = true;
-            } else if let Some(v) = valid {
+            } else if let Some(v) = valid() {
                 self.text.push_str(v);
             } else if !push_utf8(raw, &mut self.text) {
                 let loc = At::Field(c.group, c.name).place(&self.entry_path).to_locator();
@@ -1020,7 +1058,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         {
             if self.direct.len() + raw.len() > max {
                 entry.direct_overflow = true;
-            } else if let Some(v) = valid {
+            } else if let Some(v) = valid() {
                 self.direct.push_str(v);
             } else {
                 push_utf8(raw, &mut self.direct);
@@ -1204,7 +1242,7 @@ fn configure<R>(reader: &mut Reader<R>) {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{count_up, markup_or_ref};
+    use super::{Utf8Windows, count_up, markup_or_ref};
 
     fn naive(b: &[u8]) -> usize {
         b.iter().position(|&c| c == b'<' || c == b'&').unwrap_or(b.len())
@@ -1237,7 +1275,40 @@ mod tests {
         }
     }
 
+    #[test]
+    fn utf8_windows_give_field_texts_across_window_ends() {
+        // A two-byte character cut by the first window's end, an invalid byte further on.
+        let mut b = vec![b'a'; 511];
+        b.extend_from_slice("é".as_bytes());
+        b.extend_from_slice(b"bcd");
+        b.extend(std::iter::repeat_n(b'x', 300));
+        b.push(0xFF);
+        b.extend_from_slice(b"yz");
+        let mut w = Utf8Windows::new(&b);
+        assert_eq!(w.get(0, 3), Some("aaa"));
+        assert_eq!(w.get(509, 514), Some("aaéb"));
+        assert_eq!(w.get(512, 514), None, "inside a character");
+        assert_eq!(w.get(513, 516), Some("bcd"));
+        assert_eq!(w.get(800, 818), None, "the invalid byte");
+        assert_eq!(w.get(817, 819), Some("yz"));
+        assert_eq!(w.get(817, 900), None, "past the end");
+    }
+
     proptest! {
+        #[test]
+        fn utf8_windows_agree_with_from_utf8(
+            b in prop::collection::vec(prop_oneof![Just(b'a'), Just(0xC3u8), Just(0xA9u8), Just(0xFFu8), any::<u8>()], 0..3000),
+            mut ranges in prop::collection::vec((0usize..3100, 0usize..700), 0..40),
+        ) {
+            // In increasing order, as the tokenizer asks, and then in any order.
+            let mut w = Utf8Windows::new(&b);
+            ranges.sort_unstable();
+            for (a, n) in ranges.iter().chain(ranges.iter().rev()) {
+                let want = b.get(*a..a + n).and_then(|s| std::str::from_utf8(s).ok());
+                prop_assert_eq!(w.get(*a, a + n), want, "{}..{}", a, a + n);
+            }
+        }
+
         #[test]
         fn markup_or_ref_is_the_first_lt_or_amp(b in prop::collection::vec(prop_oneof![Just(b'<'), Just(b'&'), Just(0u8), Just(0xFFu8), any::<u8>()], 0..200)) {
             prop_assert_eq!(markup_or_ref(&b), naive(&b));
