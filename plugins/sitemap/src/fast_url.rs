@@ -58,6 +58,10 @@ const FRAGMENT: u8 = 4;
 const HOST: u8 = 8;
 /// `%`, whose escapes are checked apart.
 const PERCENT: u8 = 16;
+/// `/`, which separates path segments.
+const SLASH: u8 = 32;
+/// `.` and `%`, with which a dot segment (`.`, `..`, `%2e`, ...) starts.
+const DOT_START: u8 = 64;
 
 /// Which parts of a URL may hold each byte unchanged (`%` is allowed here; that it starts an escape
 /// is checked apart).
@@ -81,6 +85,12 @@ static CLASSES: [u8; 256] = {
         }
         if c == b'%' {
             bits |= PERCENT;
+        }
+        if c == b'/' {
+            bits |= SLASH;
+        }
+        if c == b'.' || c == b'%' {
+            bits |= DOT_START;
         }
         t[b] = bits;
         b += 1;
@@ -128,6 +138,17 @@ fn scan(bytes: &[u8], mut i: usize, bit: u8, seen: &mut u8) -> usize {
         i += 1;
     }
     i
+}
+
+/// True when a segment of `path` (which starts with `/`) is a dot segment.
+fn has_dot_segment(path: &[u8]) -> bool {
+    memchr::memchr2_iter(b'.', b'%', path).any(|j| {
+        j > 0 && path.get(j - 1) == Some(&b'/') && {
+            let seg = path.get(j..).unwrap_or_default();
+            let end = seg.iter().position(|&c| c == b'/').unwrap_or(seg.len());
+            is_dot_segment(seg.get(..end).unwrap_or_default())
+        }
+    })
 }
 
 /// True when every `%` in `b` starts a two-hex-digit escape.
@@ -205,25 +226,24 @@ pub fn canonical(s: &str) -> Option<CanonicalUrl<'_>> {
     if b.get(i) != Some(&b'/') {
         return None;
     }
+    // The path runs to the first byte that is neither a path byte nor `/` (a `?` or `#` ends it):
+    // one loop over it, whatever its segments; dot segments are looked for only when a `.` or `%`
+    // is in it.
     let path_start = i;
-    // A segment can only be a dot segment when it starts with `.` or `%`.
-    let dot =
-        |seg: usize, end: usize| matches!(b.get(seg), Some(b'.' | b'%')) && b.get(seg..end).is_some_and(is_dot_segment);
-    let mut seg = i + 1;
     let mut seen = 0u8;
-    i += 1;
-    loop {
-        i = scan(b, i, PATH, &mut seen);
-        if dot(seg, i) {
-            return None;
-        }
-        if b.get(i) != Some(&b'/') {
-            break;
-        }
-        i += 1;
-        seg = i;
-    }
+    let tail = b.get(i..)?;
+    i += tail
+        .iter()
+        .position(|&c| {
+            let k = class(c);
+            seen |= k;
+            k & (PATH | SLASH) == 0
+        })
+        .unwrap_or(tail.len());
     let path = s.get(path_start..i)?;
+    if seen & DOT_START != 0 && has_dot_segment(path.as_bytes()) {
+        return None;
+    }
     if b.get(i) == Some(&b'?') {
         i = scan(b, i + 1, QUERY, &mut seen);
     }

@@ -921,15 +921,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                         }
                     }
                 }
-                self.finish_field(Capture {
-                    field,
-                    depth: d,
-                    name: field_name,
-                    group,
-                    undefined: None,
-                    overflow,
-                    markup: false,
-                });
+                self.finish_field(field, field_name, group, None, overflow, false);
             }
             InEntry::Nothing => {}
             InEntry::Group(..) | InEntry::Link => return None,
@@ -1116,7 +1108,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
 
     fn finish_capture(&mut self) {
         if let Some(c) = self.capture.take() {
-            self.finish_field(c);
+            self.finish_field(c.field, c.name, c.group, c.undefined, c.overflow, c.markup);
         }
     }
 
@@ -1125,42 +1117,50 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     // Inlined: a `Capture` built by the caller and read back through memory stalled on store
     // forwarding (its fields stored piecewise, loaded as 16-byte blocks), a tenth of the parse.
     #[inline(always)]
-    fn finish_field(&mut self, c: Capture) {
+    fn finish_field(
+        &mut self,
+        field: Field,
+        name: &'static str,
+        group: Option<(Group, u32)>,
+        undefined: Option<String>,
+        overflow: bool,
+        markup: bool,
+    ) {
         let Some(entry) = self.entry.as_mut() else {
             return;
         };
-        let at = At::Field(c.group, c.name);
-        if c.markup && !matches!(c.field, Field::NewsTitle) {
+        let at = At::Field(group, name);
+        if markup && !matches!(field, Field::NewsTitle) {
             // A URL or a date with elements inside is not one: its text is not used.
-            let code = match c.field {
+            let code = match field {
                 Field::Lastmod | Field::FeedDate | Field::NewsDate => codes::INVALID_LASTMOD,
                 Field::Changefreq => codes::INVALID_CHANGEFREQ,
                 Field::Priority => codes::INVALID_PRIORITY,
                 _ => codes::INVALID_LOC,
             };
             let path = &self.entry_path;
-            self.em.error_with(code, || {
-                let msg = format!("<{}> holds elements, not only text; its value is not used", c.name);
+            self.em.error_with(code, move || {
+                let msg = format!("<{}> holds elements, not only text; its value is not used", name);
                 (msg, Some(at.place(path).to_locator()))
             });
             return;
         }
-        match c.field {
+        match field {
             Field::Loc | Field::Link => {
                 if entry.loc.is_some() {
                     let (path, text) = (&self.entry_path, &self.text);
-                    self.em.warn_with(codes::MULTIPLE_LOC, || {
+                    self.em.warn_with(codes::MULTIPLE_LOC, move || {
                         let msg = format!("a second URL {} in one entry is ignored", shown(text));
                         (msg, Some(at.place(path).to_locator()))
                     });
                 } else {
                     std::mem::swap(&mut self.text, &mut self.loc_text);
-                    entry.loc = Some(LocVal { at, undefined: c.undefined, overflow: c.overflow });
+                    entry.loc = Some(LocVal { at, undefined, overflow });
                 }
             }
             Field::Lastmod | Field::Changefreq | Field::Priority => {
                 let v = trim(&self.text);
-                let (key, ok, code, what) = match c.field {
+                let (key, ok, code, what) = match field {
                     Field::Lastmod => ("lastmod", is_w3c_datetime(v), codes::INVALID_LASTMOD, "a W3C Datetime"),
                     Field::Changefreq => (
                         "changefreq",
@@ -1172,7 +1172,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 };
                 if !ok {
                     let path = &self.entry_path;
-                    self.em.error_with(code, || {
+                    self.em.error_with(code, move || {
                         (format!("{key} {} is not {what}", shown(v)), Some(at.place(path).to_locator()))
                     });
                 }
@@ -1186,22 +1186,22 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
                 }
             }
             Field::NewsTitle | Field::NewsDate => {
-                let key = if c.field == Field::NewsTitle { "news_title" } else { "news_publication_date" };
+                let key = if field == Field::NewsTitle { "news_title" } else { "news_publication_date" };
                 let v = trim(&self.text);
                 if !v.is_empty() {
                     set_hint(&mut self.hint_text, &mut self.hint_spans, key, v);
                 }
             }
             Field::ImageLoc | Field::Video => {
-                let relation = if c.field == Field::ImageLoc { Relation::Image } else { Relation::Video };
+                let relation = if field == Field::ImageLoc { Relation::Image } else { Relation::Video };
                 let start = end_of(&self.ext_text);
                 self.ext_text.push_str(&self.text);
                 self.exts.push(Ext {
                     relation,
                     text: (start, end_of(&self.ext_text)),
                     at,
-                    undefined: c.undefined,
-                    overflow: c.overflow,
+                    undefined,
+                    overflow,
                     hreflang: None,
                 });
             }
