@@ -53,7 +53,7 @@ fn print_of(tag: u64) -> u8 {
 /// The most values the deduplication table is sized for up front: beyond, it grows as values come
 /// (rehashing is cheaper than probing a table sized for a guess that large bodies overshoot: a table
 /// that outgrows the cache misses on every new URL).
-const SEEN_START: usize = 65_536;
+const SEEN_START: usize = 131_072;
 
 /// The most candidates a report reserves room for up front (see [`ReportBuilder::with_capacity`]).
 const ROOM_MAX: usize = 250_000;

@@ -294,7 +294,10 @@ pub fn is_priority(s: &str) -> bool {
     if !int.bytes().all(|c| c.is_ascii_digit()) || !frac.bytes().all(|c| c.is_ascii_digit()) {
         return false;
     }
-    body.parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))
+    // Compared as written (exact for any number of digits): below 1 when the integer part is zero,
+    // 1 itself only with a fraction of zeros.
+    let int = int.trim_start_matches('0');
+    int.is_empty() || int == "1" && frac.bytes().all(|c| c == b'0')
 }
 
 #[cfg(test)]
@@ -410,10 +413,10 @@ mod tests {
 
     #[test]
     fn priority_and_changefreq() {
-        for ok in ["0", "1", "0.5", "1.0", ".3", "0.80", "+0.1"] {
+        for ok in ["0", "1", "0.5", "1.0", ".3", "0.80", "+0.1", "001.000", "1.", "0.99999999999999999999"] {
             assert!(is_priority(ok), "{ok}");
         }
-        for bad in ["1.5", "-0.1", "high", "", ".", "0,5", "1e-1", "NaN"] {
+        for bad in ["1.5", "-0.1", "high", "", ".", "0,5", "1e-1", "NaN", "1.0000000000000000001", "10", "2"] {
             assert!(!is_priority(bad), "{bad}");
         }
         assert!(is_changefreq("daily"));
