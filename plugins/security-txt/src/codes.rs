@@ -32,6 +32,9 @@ pub const WHITESPACE_BEFORE_COLON: &str = "whitespace_before_colon";
 pub const MISSING_SPACE_AFTER_COLON: &str = "missing_space_after_colon";
 /// The last line has no line ending (section 2.2: every line MUST end with CRLF or LF). Error.
 pub const MISSING_FINAL_NEWLINE: &str = "missing_final_newline";
+/// A line ends with a lone CR (section 4: `eol = *WSP [CR] LF`). Error; the CR is read as a line
+/// break so fields are not glued together.
+pub const CR_LINE_ENDING: &str = "cr_line_ending";
 /// A line that is neither blank, a comment nor a `name: value` field (section 4, `line`). Error.
 pub const INVALID_LINE: &str = "invalid_line";
 /// `Canonical` fields are present but none is the URL the file was retrieved from (section

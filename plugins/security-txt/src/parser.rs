@@ -145,6 +145,16 @@ pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) 
             String::from_utf8_lossy(body)
         }
     };
+    if let Some((first, count)) = signed::lone_cr_endings(&text) {
+        report.error(
+            codes::CR_LINE_ENDING,
+            format!(
+                "{count} line(s) end with a lone CR (CR-only line endings), first line {first}; RFC 9116 section 4 \
+                 allows only CRLF or LF (eol = *WSP [CR] LF): each CR was read as a line break"
+            ),
+            at(first),
+        );
+    }
     let (lines, terminated) = signed::split_lines(&text);
     if !terminated {
         let last = lines.last().map_or(1, |l| l.number);
@@ -331,7 +341,9 @@ fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
                 match parse_rfc3339(&f.value) {
                     Ok(ts) => {
                         expires = Some(ts);
-                        report.fact("expires", ts.to_string());
+                        // A clamped far-future value is recorded as written, not as the range's end.
+                        let text = if ts == Timestamp::MAX { f.value.clone() } else { ts.to_string() };
+                        report.fact("expires", text);
                     }
                     Err(DateTimeError::Syntax) => report.error(codes::INVALID_EXPIRES, format!("Expires {:?} is not an RFC 3339 date-time such as 2027-01-31T12:00:00Z (RFC 9116 section 2.5.5)", f.value), at(f.line)),
                     Err(DateTimeError::Range) => report.error(codes::INVALID_EXPIRES, format!("Expires {:?} names a date or time that does not exist", f.value), at(f.line)),

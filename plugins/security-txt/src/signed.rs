@@ -66,26 +66,55 @@ pub struct Envelope {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Splits a body into lines at LF, removing one CR before each LF (and at the end of an unterminated
-/// last line). The text after the last LF is a line only when it is not empty. Returns the lines and whether the last line was terminated.
+/// Splits a body into lines at LF, removing one CR before each LF. A lone CR (not followed by LF)
+/// also ends a line: RFC 9116 section 4 allows only `[CR] LF` (`eol = *WSP [CR] LF`), but reading a
+/// CR-only file as one line would glue its fields into one value ([`lone_cr_endings`] reports it).
+/// The text after the last line ending is a line only when it is not empty. Returns the lines and
+/// whether the last line was terminated.
 pub fn split_lines(text: &str) -> (Vec<Line>, bool) {
     let mut out = Vec::new();
     let mut number: u32 = 0;
     let mut rest = text;
     while !rest.is_empty() {
         number = number.saturating_add(1);
-        match rest.split_once('\n') {
-            Some((line, tail)) => {
-                out.push(Line { number, text: line.strip_suffix('\r').unwrap_or(line).to_string() });
-                rest = tail;
+        match rest.find(['\n', '\r']) {
+            Some(i) => {
+                let after = if rest.get(i..i + 2) == Some("\r\n") { i + 2 } else { i + 1 };
+                out.push(Line { number, text: rest.get(..i).unwrap_or_default().to_string() });
+                rest = rest.get(after..).unwrap_or_default();
             }
             None => {
-                out.push(Line { number, text: rest.strip_suffix('\r').unwrap_or(rest).to_string() });
+                out.push(Line { number, text: rest.to_string() });
                 return (out, false);
             }
         }
     }
     (out, true)
+}
+
+/// Lines ended by a lone CR (CR not followed by LF), which RFC 9116 section 4's `eol` does not allow:
+/// the 1-based number of the first such line (numbered as [`split_lines`] numbers them) and how many
+/// there are. None when every CR is part of a CR LF. Linear in the text length.
+pub fn lone_cr_endings(text: &str) -> Option<(u32, usize)> {
+    let bytes = text.as_bytes();
+    let mut line: u32 = 1;
+    let mut first = None;
+    let mut count = 0usize;
+    let mut i = 0;
+    while let Some(off) = bytes.get(i..).and_then(|b| b.iter().position(|&c| c == b'\n' || c == b'\r')) {
+        let at = i + off;
+        if bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) != Some(&b'\n') {
+            first.get_or_insert(line);
+            count += 1;
+            i = at + 1;
+        } else if bytes.get(at) == Some(&b'\r') {
+            i = at + 2;
+        } else {
+            i = at + 1;
+        }
+        line = line.saturating_add(1);
+    }
+    first.map(|f| (f, count))
 }
 
 fn is_marker(text: &str, marker: &str) -> bool {
@@ -277,6 +306,13 @@ mod tests {
         );
         assert_eq!(split_lines(""), (vec![], true));
         assert_eq!(split_lines("x\n").0.len(), 1);
+        let (l, terminated) = split_lines("Contact: a\rExpires: b\r\nc\r");
+        let texts: Vec<&str> = l.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, vec!["Contact: a", "Expires: b", "c"]);
+        assert!(terminated);
+        assert_eq!(lone_cr_endings("Contact: a\rExpires: b\r\nc\r"), Some((1, 2)));
+        assert_eq!(lone_cr_endings("a\r\nb\nc\rd"), Some((3, 1)));
+        assert_eq!(lone_cr_endings("a\r\nb\n"), None);
     }
 
     fn codes(e: &Envelope) -> Vec<&str> {

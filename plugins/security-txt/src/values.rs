@@ -21,7 +21,9 @@ pub enum DateTimeError {
 /// Parses an RFC 3339 section 5.6 `date-time` strictly: `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)`,
 /// `T` and `Z` in either case. A leap second (`:60`) is accepted and read as `:59`.
 ///
-/// Returns the instant, or why the value is not a `date-time`.
+/// Returns the instant, or why the value is not a `date-time`. A date-time after
+/// 9999-12-30T22:00Z (the end of jiff's `Timestamp` range; `9999-12-31T23:59:59Z` is a valid RFC 3339
+/// value) is clamped to `Timestamp::MAX`.
 pub fn parse_rfc3339(s: &str) -> Result<Timestamp, DateTimeError> {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| -> Result<i64, DateTimeError> {
@@ -98,7 +100,14 @@ pub fn parse_rfc3339(s: &str) -> Result<Timestamp, DateTimeError> {
         .map_err(|_| DateTimeError::Range)?;
     let offset = Offset::from_seconds(i32::try_from(offset_seconds).map_err(|_| DateTimeError::Range)?)
         .map_err(|_| DateTimeError::Range)?;
-    offset.to_timestamp(dt).map_err(|_| DateTimeError::Range)
+    match offset.to_timestamp(dt) {
+        Ok(ts) => Ok(ts),
+        // The date-time exists (RFC 3339 allows any four-digit year) but lies outside jiff's
+        // Timestamp range, which ends at 9999-12-30T22:00Z so that any offset stays representable:
+        // clamp to the range's end (or start), far past any expiry check.
+        Err(_) if year >= 9999 => Ok(Timestamp::MAX),
+        Err(_) => Ok(Timestamp::MIN),
+    }
 }
 
 /// True when `tag` is a well-formed RFC 5646 section 2.1 `Language-Tag` (`langtag`, `privateuse` or
@@ -253,6 +262,25 @@ mod tests {
         );
         assert_eq!(parse_rfc3339("2016-12-31T23:59:60Z").map(|t| t.to_string()), Ok("2016-12-31T23:59:59Z".into()));
         assert!(parse_rfc3339("2024-02-29T00:00:00-05:30").is_ok());
+    }
+
+    #[test]
+    fn rfc3339_year_9999_and_0000_are_date_times() {
+        // jiff's Timestamp range ends at 9999-12-30T22:00Z: later instants are clamped, not refused.
+        assert_eq!(parse_rfc3339("9999-12-31T23:59:59Z"), Ok(Timestamp::MAX));
+        assert_eq!(parse_rfc3339("9999-12-30T23:59:59Z"), Ok(Timestamp::MAX));
+        assert_eq!(parse_rfc3339("9999-12-31T23:59:60Z"), Ok(Timestamp::MAX));
+        assert_eq!(
+            parse_rfc3339("9999-12-31T00:00:00+23:59").map(|t| t.to_string()),
+            Ok("9999-12-30T00:01:00Z".into())
+        );
+        assert_eq!(parse_rfc3339("9999-12-30T21:59:59Z").map(|t| t.to_string()), Ok("9999-12-30T21:59:59Z".into()));
+        assert_eq!(parse_rfc3339("9999-01-01T00:00:00Z").map(|t| t.to_string()), Ok("9999-01-01T00:00:00Z".into()));
+        assert_eq!(parse_rfc3339("0000-01-01T00:00:00Z").map(|t| t.to_string()), Ok("0000-01-01T00:00:00Z".into()));
+        assert_eq!(parse_rfc3339("0000-01-01T00:00:00+23:59").map(|t| t.as_second()), Ok(-62_167_305_540));
+        // The day still has to exist in year 9999.
+        assert_eq!(parse_rfc3339("9999-12-32T00:00:00Z"), Err(DateTimeError::Range));
+        assert_eq!(parse_rfc3339("9999-02-29T00:00:00Z"), Err(DateTimeError::Range));
     }
 
     #[test]

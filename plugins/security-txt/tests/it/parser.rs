@@ -102,6 +102,21 @@ fn bom_crlf_and_invalid_utf8() {
 }
 
 #[test]
+fn cr_only_line_endings_are_line_breaks_with_an_error() {
+    let r = run("Contact: mailto:a@a.example\rExpires: 2027-01-01T00:00:00Z\r");
+    assert_eq!(errors(&r), vec!["cr_line_ending"]);
+    assert_eq!(line_of(&r, "cr_line_ending"), Some(Locator::Line(1)));
+    assert!(r.errors[0].message.contains("2 line(s)"), "{}", r.errors[0].message);
+    assert_eq!(r.values(CandidateKind::Contact).collect::<Vec<_>>(), vec!["mailto:a@a.example"]);
+    assert_eq!(r.facts["expires"], "2027-01-01T00:00:00Z");
+    // Mixed: the lone CR on line 2 is reported there; CRLF and LF lines are not.
+    let r = run("Contact: mailto:a@a.example\r\nExpires: 2027-01-01T00:00:00Z\rPolicy: https://example.com/p\n");
+    assert_eq!(errors(&r), vec!["cr_line_ending"]);
+    assert_eq!(line_of(&r, "cr_line_ending"), Some(Locator::Line(2)));
+    assert_eq!(r.values(CandidateKind::Url).collect::<Vec<_>>(), vec!["https://example.com/p"]);
+}
+
+#[test]
 fn grammar_findings_carry_line_numbers() {
     let body = "# comment\n\nContact: mailto:a@example.com\nnot a field\n  Policy: https://example.com/p\nhttps://example.com/bare\nExpires: 2027-06-30T23:00:00Z\nEncryption:https://example.com/k\nHiring : https://example.com/jobs\nX-Thing: whatever\n";
     let r = run(body);
@@ -148,6 +163,17 @@ fn expires_rules() {
     assert_eq!(line_of(&r, "multiple_expires"), Some(Locator::Line(3)));
     let r = run("Contact: https://example.com/s\nExpires: 2027-01-01T01:00:00+01:00\n");
     assert_eq!(r.facts["expires"], "2027-01-01T00:00:00Z");
+}
+
+#[test]
+fn far_future_expires_is_long_not_invalid() {
+    for value in ["9999-12-31T23:59:59Z", "9999-12-30T23:59:59Z", "9999-01-01T00:00:00Z"] {
+        let r = run(&format!("Contact: https://example.com/s\nExpires: {value}\n"));
+        assert!(r.valid(), "{value}: {:?}", r.errors);
+        assert_eq!(warnings(&r), vec!["long_expiry", "not_signed"], "{value}");
+        assert_eq!(r.facts["expires"], value);
+        assert_eq!(line_of(&r, "long_expiry"), Some(Locator::Line(2)));
+    }
 }
 
 #[test]
