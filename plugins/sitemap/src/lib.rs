@@ -73,7 +73,7 @@ pub fn visit_sitemap<V: Visitor>(body: &[u8], meta: &FetchMeta, limits: &Limits,
     let mut summary = Summary {
         format: Format::Unknown,
         layers: Vec::new(),
-        encoding: "UTF-8",
+        encoding: None,
         bytes: 0,
         entries: 0,
         urls: 0,
@@ -102,7 +102,7 @@ pub fn visit_sitemap<V: Visitor>(body: &[u8], meta: &FetchMeta, limits: &Limits,
         }
     };
     summary.layers = prepared.layers.clone();
-    summary.encoding = prepared.encoding.name();
+    summary.encoding = Some(prepared.encoding.name());
     if prepared.encoding != encoding_rs::UTF_8 {
         let msg = format!("the document is {}; sitemaps must be UTF-8 (decoded anyway)", prepared.encoding.name());
         em.error(codes::NOT_UTF8, msg, None);

@@ -274,8 +274,9 @@ pub struct Summary {
     pub format: Format,
     /// Compression layers peeled, outermost first (`gzip`, `deflate`, `br`).
     pub layers: Vec<&'static str>,
-    /// The character encoding the document was decoded from (`UTF-8`, `UTF-16LE`, `windows-1252`...).
-    pub encoding: &'static str,
+    /// The character encoding the document was decoded from (`UTF-8`, `UTF-16LE`, `windows-1252`...);
+    /// `None` when nothing was decoded (a compression layer that cannot be read, too many layers).
+    pub encoding: Option<&'static str>,
     /// Uncompressed bytes read (up to the hard cap).
     pub bytes: u64,
     /// Entries seen (`<url>`, `<sitemap>`, items, text lines with content).

@@ -213,7 +213,8 @@ impl Tally {
         *n <= u64::from(self.max_per_code)
     }
 
-    /// The report's facts: `format`, `compression`, `encoding`, `uncompressed_bytes`, `entries`,
+    /// The report's facts: `format`, `compression`, `encoding` (when something was decoded),
+    /// `uncompressed_bytes`, `entries`,
     /// `urls`, and when non-zero `duplicates`, `duplicate_extensions`, `out_of_location`, `incomplete`,
     /// `suppressed_diagnostics`.
     pub(crate) fn facts(&self, summary: &Summary) -> serde_json::Map<String, serde_json::Value> {
@@ -225,7 +226,9 @@ impl Tally {
         if !summary.layers.is_empty() {
             fact("compression", summary.layers.iter().map(|l| serde_json::Value::from(*l)).collect());
         }
-        fact("encoding", summary.encoding.into());
+        if let Some(encoding) = summary.encoding {
+            fact("encoding", encoding.into());
+        }
         fact("uncompressed_bytes", summary.bytes.into());
         fact("entries", summary.entries.into());
         fact("urls", summary.urls.into());

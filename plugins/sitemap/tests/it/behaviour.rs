@@ -129,9 +129,12 @@ fn corrupt_and_layered_compression() {
     let three = gzip(&gzip(&gzip(urlset(1).as_bytes())));
     let r = parse(&three, "https://a.example/s.xml.gz");
     assert_eq!((r.kind.as_str(), codes(&r)), ("invalid", vec!["over_parse_limit"]));
+    // Nothing was decoded: no encoding is claimed.
+    assert_eq!(r.facts.get("encoding"), None, "{:?}", r.facts);
     let two = gzip(&gzip(urlset(1).as_bytes()));
     let r = parse(&two, "https://a.example/s.xml.gz");
     assert_eq!(r.facts["compression"], serde_json::json!(["gzip", "gzip"]));
+    assert_eq!(r.facts["encoding"], "UTF-8");
     // deflate Content-Encoding on top of a gzip file.
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     z.write_all(&gzip(urlset(3).as_bytes())).unwrap();
