@@ -19,8 +19,9 @@ pub struct Cli {
 pub enum Command {
     /// Fetch every registered document of each target origin and stream JSON Lines records.
     Scan(Box<ScanArgs>),
-    /// Interpret one local file as if it had been fetched from --url; print one JSON report. Exit 0
-    /// when the document is valid by its specification, 1 when its report has errors.
+    /// Interpret one local file as if it had been fetched from --url; print one JSON report. The file
+    /// is read up to the probe's fetch cap, as a scan would fetch it (the rest flagged too_large).
+    /// Exit 0 when the document is valid by its specification, 1 when its report has errors.
     Parse(ParseArgs),
     /// robots.txt tools.
     #[command(subcommand)]

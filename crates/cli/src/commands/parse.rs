@@ -5,7 +5,8 @@
 //! memory. The object holds the same keys and values as the serialised `Report`, candidates first.
 //! `--pretty` output is built in memory as for every other probe.
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::Path;
 
 use url::Url;
 use wellknown_core::{FetchMeta, RedirectHop, Report, Timestamp, probe_by_id, probe_ids};
@@ -24,13 +25,17 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
         Some(t) => t.parse::<Timestamp>().map_err(|e| format!("--now {t:?} is not an RFC 3339 instant: {e}"))?,
         None => Timestamp::now(),
     };
-    let body = super::read_input(&args.file)?;
+    // Read no more than the scan's fetcher would (the probe's fetch policy cap), so `parse` and
+    // `scan` judge the same bytes and a huge file costs no more memory than the cap.
+    let cap = probe.policy().max_body_bytes;
+    let (body, truncated) = read_input_capped(&args.file, cap)?;
     // A local file has no media type: without --content-type, take the one the probe asks for, so
     // the report does not blame the server for a header it never sent.
     let content_type = args.content_type.clone().or_else(|| expected_media_type(probe.policy().accept.as_deref()));
     let mut meta = FetchMeta::synthetic(url.clone(), content_type.as_deref(), now);
     meta.status = Some(args.status);
     meta.size = body.len() as u64;
+    meta.truncated = truncated;
     for r in &args.redirected_from {
         let u = Url::parse(r).map_err(|e| format!("--redirected-from {r:?}: {e}"))?;
         meta.redirect_chain.push(RedirectHop { url: u, status: 301 });
@@ -54,6 +59,29 @@ pub fn run(args: &ParseArgs) -> Result<i32, String> {
     let text = if args.pretty { serde_json::to_string_pretty(&report) } else { serde_json::to_string(&report) };
     super::print_line(&text.map_err(|e| e.to_string())?)?;
     Ok(if report.valid() { exit::FOUND } else { exit::NOTHING })
+}
+
+/// Reads `path` (`-` for standard input) up to `cap` bytes, as the fetcher reads a body under a
+/// [`FetchPolicy`](wellknown_core::FetchPolicy) `max_body_bytes` of `cap`: the bytes up to the cap,
+/// and whether there was more (the fetcher's `truncated`). Reads at most `cap + 1` bytes.
+///
+/// Errors: the file cannot be opened or read, as text.
+pub fn read_input_capped(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), String> {
+    let limit = cap.saturating_add(1);
+    let mut buf = Vec::new();
+    let read = if path == Path::new("-") {
+        std::io::stdin().lock().take(limit).read_to_end(&mut buf).map_err(|e| format!("reading standard input: {e}"))
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(limit).read_to_end(&mut buf))
+            .map_err(|e| format!("reading {}: {e}", path.display()))
+    };
+    read?;
+    let truncated = buf.len() as u64 > cap;
+    if truncated {
+        buf.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+    }
+    Ok((buf, truncated))
 }
 
 /// The media type a probe prefers, from its `Accept` header value (RFC 9110 section 12.5.1): the
@@ -112,6 +140,19 @@ mod tests {
         assert_eq!(expected_media_type(Some("*/*")), None);
         assert_eq!(expected_media_type(Some("text/plain;q=0")), None);
         assert_eq!(expected_media_type(None), None);
+    }
+
+    #[test]
+    fn input_is_read_up_to_the_cap() {
+        let dir = std::env::temp_dir().join(format!("wk-parse-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("body");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_input_capped(&file, 4).unwrap(), (b"0123".to_vec(), true));
+        assert_eq!(read_input_capped(&file, 10).unwrap(), (b"0123456789".to_vec(), false));
+        assert_eq!(read_input_capped(&file, 0).unwrap(), (Vec::new(), true));
+        assert!(read_input_capped(&dir.join("absent"), 4).unwrap_err().contains("absent"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

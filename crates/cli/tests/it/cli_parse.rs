@@ -77,3 +77,53 @@ fn help_says_what_is_assumed() {
     let help = String::from_utf8_lossy(&out.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(help.contains("Default: the media type the probe asks for"), "{help}");
 }
+
+/// `parse` reads a file only up to the probe's fetch cap and flags it truncated, as the scan's
+/// fetcher does (tryout4 item 2): a 1.8 MB statement list is `too_large` + `invalid_json` with no
+/// candidates, exactly the scan's answer, instead of a valid list of 40,001 candidates.
+#[test]
+fn parse_applies_the_probe_body_cap_like_the_fetcher() {
+    let dir = tempfile::tempdir().unwrap();
+    let items: Vec<String> =
+        (0..40_000).map(|i| format!(r#"{{"include":"https://al-big.test/inc/{i:05}.json"}}"#)).collect();
+    let big = format!("[{}]", items.join(","));
+    assert!(big.len() > 1024 * 1024);
+    let file = dir.path().join("assetlinks.json");
+    std::fs::write(&file, &big).unwrap();
+    let file = file.display().to_string();
+    let out =
+        common::wellknown(&["parse", "assetlinks", &file, "--url", "https://al-big.test/.well-known/assetlinks.json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let errors: Vec<&str> = report["errors"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(errors, vec!["too_large", "invalid_json"], "{report}");
+    assert!(report["errors"][1]["message"].as_str().unwrap().contains("column 1048576"), "{report}");
+    assert_eq!(report["candidates"].as_array().map(Vec::len), Some(0));
+
+    // The same list under the cap is read whole.
+    let small = format!("[{}]", items.iter().take(100).cloned().collect::<Vec<_>>().join(","));
+    let file = dir.path().join("small.json");
+    std::fs::write(&file, &small).unwrap();
+    let file = file.display().to_string();
+    let out =
+        common::wellknown(&["parse", "assetlinks", &file, "--url", "https://al-big.test/.well-known/assetlinks.json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert_eq!(report["facts"]["include_statements"], 100);
+
+    // A JSON metadata document over 1 MiB is cut the same way (the scan's invalid_json answer).
+    let oidc = format!(r#"{{"issuer":"https://idp.test","x":"{}"}}"#, "a".repeat(1_100_000));
+    let file = dir.path().join("oidc.json");
+    std::fs::write(&file, &oidc).unwrap();
+    let file = file.display().to_string();
+    let out = common::wellknown(&[
+        "parse",
+        "openid-configuration",
+        &file,
+        "--url",
+        "https://idp.test/.well-known/openid-configuration",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors: Vec<&str> = report["errors"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(errors.contains(&"too_large") && errors.contains(&"invalid_json"), "{errors:?}");
+}
