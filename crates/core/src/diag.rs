@@ -89,6 +89,11 @@ pub mod codes {
     pub const INVALID_UTF8: &str = "invalid_utf8";
     /// The body starts with a byte-order mark.
     pub const BOM: &str = "bom";
+    /// The body is UTF-16 or UTF-32, not UTF-8 (the encoding is named; the text is decoded and read).
+    pub const NOT_UTF8: &str = "not_utf8";
+    /// A member name occurs more than once in one JSON object (RFC 8259 section 4); every occurrence
+    /// is examined.
+    pub const DUPLICATE_MEMBER: &str = "duplicate_member";
     /// The body is not well-formed JSON (RFC 8259).
     pub const INVALID_JSON: &str = "invalid_json";
     /// The body exceeds the size the specification or the scanner allows.

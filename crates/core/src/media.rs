@@ -61,6 +61,99 @@ pub fn strip_bom(body: &[u8]) -> (Option<Bom>, &[u8]) {
     }
 }
 
+/// A Unicode encoding other than UTF-8, recognised from a document's first bytes
+/// ([`detect_wide_encoding`]). JSON exchanged between systems MUST be UTF-8 (RFC 8259 section 8.1),
+/// and so must security.txt (RFC 9116 section 4), so finding one of these is an error; the text can
+/// still be read with [`decode_wide`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WideEncoding {
+    /// UTF-16, little-endian.
+    Utf16Le,
+    /// UTF-16, big-endian.
+    Utf16Be,
+    /// UTF-32, little-endian.
+    Utf32Le,
+    /// UTF-32, big-endian.
+    Utf32Be,
+}
+
+impl WideEncoding {
+    /// The encoding's name for messages: `UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WideEncoding::Utf16Le => "UTF-16LE",
+            WideEncoding::Utf16Be => "UTF-16BE",
+            WideEncoding::Utf32Le => "UTF-32LE",
+            WideEncoding::Utf32Be => "UTF-32BE",
+        }
+    }
+}
+
+/// Detects a UTF-16 or UTF-32 body: by its byte-order mark (UTF-32 `00 00 FE FF` / `FF FE 00 00`
+/// first, then UTF-16 `FE FF` / `FF FE`), or without one by the zero bytes around an ASCII first
+/// character (the pattern RFC 4627 section 3 describes: `00 00 00 xx`, `xx 00 00 00`, `00 xx`,
+/// `xx 00`). Returns the encoding and the length of its BOM (0 when there is none); None for a body
+/// that may be UTF-8. Looks at four bytes at most.
+pub fn detect_wide_encoding(body: &[u8]) -> Option<(WideEncoding, usize)> {
+    match body {
+        [0x00, 0x00, 0xFE, 0xFF, ..] => Some((WideEncoding::Utf32Be, 4)),
+        [0xFF, 0xFE, 0x00, 0x00, ..] => Some((WideEncoding::Utf32Le, 4)),
+        [0xFE, 0xFF, ..] => Some((WideEncoding::Utf16Be, 2)),
+        [0xFF, 0xFE, ..] => Some((WideEncoding::Utf16Le, 2)),
+        [0x00, 0x00, 0x00, x, ..] if *x != 0 => Some((WideEncoding::Utf32Be, 0)),
+        [x, 0x00, 0x00, 0x00, ..] if *x != 0 => Some((WideEncoding::Utf32Le, 0)),
+        [0x00, x, ..] if *x != 0 => Some((WideEncoding::Utf16Be, 0)),
+        [x, 0x00, ..] if *x != 0 => Some((WideEncoding::Utf16Le, 0)),
+        _ => None,
+    }
+}
+
+/// Decodes `body` (without its BOM) from `encoding` into a String, leniently: an unpaired
+/// surrogate, a value that is not a Unicode scalar value, or trailing bytes that do not fill a code
+/// unit become U+FFFD. Returns the text and whether anything was replaced. Linear, never panics.
+pub fn decode_wide(body: &[u8], encoding: WideEncoding) -> (String, bool) {
+    let mut out = String::with_capacity(body.len() / 2);
+    let mut replaced = false;
+    match encoding {
+        WideEncoding::Utf16Le | WideEncoding::Utf16Be => {
+            let units = body.chunks_exact(2).map(|c| match (encoding, c) {
+                (WideEncoding::Utf16Le, [a, b]) => u16::from_le_bytes([*a, *b]),
+                (_, [a, b]) => u16::from_be_bytes([*a, *b]),
+                _ => 0xFFFD,
+            });
+            for ch in char::decode_utf16(units) {
+                out.push(ch.unwrap_or_else(|_| {
+                    replaced = true;
+                    char::REPLACEMENT_CHARACTER
+                }));
+            }
+            if !body.len().is_multiple_of(2) {
+                replaced = true;
+                out.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+        WideEncoding::Utf32Le | WideEncoding::Utf32Be => {
+            for c in body.chunks_exact(4) {
+                let bytes = [c.first(), c.get(1), c.get(2), c.get(3)].map(|b| b.copied().unwrap_or(0));
+                let v = if encoding == WideEncoding::Utf32Le {
+                    u32::from_le_bytes(bytes)
+                } else {
+                    u32::from_be_bytes(bytes)
+                };
+                out.push(char::from_u32(v).unwrap_or_else(|| {
+                    replaced = true;
+                    char::REPLACEMENT_CHARACTER
+                }));
+            }
+            if !body.len().is_multiple_of(4) {
+                replaced = true;
+                out.push(char::REPLACEMENT_CHARACTER);
+            }
+        }
+    }
+    (out, replaced)
+}
+
 /// True when the body looks like an HTML page: after a BOM and whitespace it starts with
 /// `<!doctype html`, `<html`, `<head`, `<body`, or `<!--` followed by one of those within the first
 /// kilobyte. Case-insensitive. Bounded work: looks at most at the first 1 KiB.
@@ -83,6 +176,25 @@ pub fn looks_like_html(body: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_encodings_by_bom_and_pattern() {
+        assert_eq!(detect_wide_encoding(b"\xFF\xFE\0\0{\0\0\0"), Some((WideEncoding::Utf32Le, 4)));
+        assert_eq!(detect_wide_encoding(b"\0\0\xFE\xFF"), Some((WideEncoding::Utf32Be, 4)));
+        assert_eq!(detect_wide_encoding(b"\xFF\xFEC\0"), Some((WideEncoding::Utf16Le, 2)));
+        assert_eq!(detect_wide_encoding(b"\xFE\xFF\0C"), Some((WideEncoding::Utf16Be, 2)));
+        assert_eq!(detect_wide_encoding(b"C\0o\0"), Some((WideEncoding::Utf16Le, 0)));
+        assert_eq!(detect_wide_encoding(b"\0C\0o"), Some((WideEncoding::Utf16Be, 0)));
+        assert_eq!(detect_wide_encoding(b"\0\0\0["), Some((WideEncoding::Utf32Be, 0)));
+        assert_eq!(detect_wide_encoding(b"[\0\0\0"), Some((WideEncoding::Utf32Le, 0)));
+        assert_eq!(detect_wide_encoding(b"\xEF\xBB\xBF{}"), None);
+        assert_eq!(detect_wide_encoding(b"{}"), None);
+        assert_eq!(detect_wide_encoding(b""), None);
+        assert_eq!(decode_wide(b"C\0o\0", WideEncoding::Utf16Le), ("Co".to_string(), false));
+        assert_eq!(decode_wide(b"\0C\xD8\0", WideEncoding::Utf16Be), ("C\u{FFFD}".to_string(), true));
+        assert_eq!(decode_wide(b"C\0o", WideEncoding::Utf16Le), ("C\u{FFFD}".to_string(), true));
+        assert_eq!(decode_wide(b"\0\x11\0\0", WideEncoding::Utf32Be), ("\u{FFFD}".to_string(), true));
+    }
 
     #[test]
     fn parses_content_type() {

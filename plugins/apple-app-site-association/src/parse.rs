@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, parse_json_body, pointer, string_items, type_name};
+use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, string_items, type_name};
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
@@ -66,6 +66,20 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let services: Vec<&str> =
         ["applinks"].into_iter().chain(APP_LIST_SERVICES).filter(|s| obj.contains_key(*s)).collect();
     report.fact("services", services.clone());
+    let mut report = walk(report, obj, meta);
+    // A repeated member name (`duplicate_member`): the document is read again keeping each earlier
+    // occurrence, so an app or path a first-wins reader would use is kept too.
+    for alternate in parsed.alternates {
+        if let Some(obj) = alternate.as_object() {
+            let seen = walk(Report::new(PROBE_ID, &meta.url, "aasa"), obj, meta);
+            merge_alternate(&mut report, seen);
+        }
+    }
+    report
+}
+
+/// Reads the services of the top-level object `obj` into `report`.
+fn walk(report: Report, obj: &Map<String, Value>, meta: &FetchMeta) -> Report {
     let mut walker = Walker {
         report,
         origin: Origin::from_url(&meta.url).ok(),

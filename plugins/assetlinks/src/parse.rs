@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, parse_json_body, pointer, string_items, type_name};
+use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, string_items, type_name};
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
@@ -61,8 +61,8 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     if statements.is_empty() {
         report.error(codes::NO_STATEMENTS, "the statement list is empty", at(""));
     }
-    let mut walker =
-        Walker { report, source_is_https: meta.url.scheme() == "https", hosts: HashSet::new(), includes: 0 };
+    let source_is_https = meta.url.scheme() == "https";
+    let mut walker = Walker { report, source_is_https, hosts: HashSet::new(), includes: 0 };
     for (i, statement) in statements.iter().enumerate() {
         walker.statement(statement, &pointer("", &i.to_string()));
     }
@@ -70,6 +70,18 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = walker.report;
     report.fact("statements", statements.len());
     report.fact("include_statements", includes);
+    // A repeated member name (`duplicate_member`): the statements are read again keeping each earlier
+    // occurrence, so an app, key, site or include a first-wins verifier would use is kept too (a key
+    // with the app it signs there).
+    for alternate in parsed.alternates {
+        let Some(statements) = alternate.as_array() else { continue };
+        let scratch = Report::new(crate::PROBE_ID, &meta.url, "statement_list");
+        let mut walker = Walker { report: scratch, source_is_https, hosts: HashSet::new(), includes: 0 };
+        for (i, statement) in statements.iter().enumerate() {
+            walker.statement(statement, &pointer("", &i.to_string()));
+        }
+        merge_alternate(&mut report, walker.report);
+    }
     report
 }
 

@@ -16,7 +16,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use wellknown_core::diag::codes;
-use wellknown_core::json::{at, parse_json_body, pointer, type_name};
+use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
@@ -70,7 +70,8 @@ pub fn jwk_thumbprint(jwk: &Map<String, Value>) -> Option<String> {
 /// `invalid_json`, `not_json_object`, `too_large`; `missing_keys` / `invalid_keys` (section 5.1);
 /// `invalid_jwk` (a key that is not an object, lacks `kty` or the members its thumbprint needs);
 /// `unknown_kty` (warning; the key is kept out of the candidates); `invalid_x5c` (section 4.7);
-/// `private_key_material`.
+/// `private_key_material`; the shared `duplicate_member` (RFC 7517 sections 4 and 5: member names
+/// MUST be unique), after which every occurrence of the repeated member is read too.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(PROBE_ID, &meta.url, PROBE_ID);
     match meta.content_type.as_deref().and_then(MediaType::parse) {
@@ -89,20 +90,33 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     for d in parsed.diagnostics {
         report.push(d);
     }
-    let object = match parsed.value {
-        Some(Value::Object(o)) => o,
-        Some(other) => {
+    let Some(value) = parsed.value else {
+        report.kind = "invalid".into();
+        return report;
+    };
+    read_set(&mut report, value);
+    // A repeated member name (`duplicate_member`): every occurrence is read, so a private key in an
+    // occurrence a last-wins parser drops is still `private_key_material`.
+    for alternate in parsed.alternates {
+        let mut seen = Report::new(PROBE_ID, &meta.url, PROBE_ID);
+        read_set(&mut seen, alternate);
+        merge_alternate(&mut report, seen);
+    }
+    report
+}
+
+/// Reads the JWK Set `value` into `report`: each key, and the fact `key_count`.
+fn read_set(report: &mut Report, value: Value) {
+    let object = match value {
+        Value::Object(o) => o,
+        other => {
             report.error(
                 codes::NOT_JSON_OBJECT,
                 format!("a JWK Set is a JSON object, found {}", type_name(&other)),
                 at(""),
             );
             report.kind = "invalid".into();
-            return report;
-        }
-        None => {
-            report.kind = "invalid".into();
-            return report;
+            return;
         }
     };
     let keys = match object.get("keys") {
@@ -113,26 +127,25 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
                 format!("keys must be an array of JWKs, found {}", type_name(other)),
                 at("/keys"),
             );
-            return report;
+            return;
         }
         None => {
             // A single JWK served where a set was expected: still read it, it may leak a private key.
             report.error("missing_keys", "a JWK Set has a REQUIRED keys member (RFC 7517 section 5.1)", at(""));
             if object.contains_key("kty") {
-                read_key(&mut report, &object, "");
+                read_key(report, &object, "");
             }
-            return report;
+            return;
         }
     };
     for (i, key) in keys.iter().enumerate() {
         let ptr = pointer("/keys", &i.to_string());
         match key.as_object() {
-            Some(jwk) => read_key(&mut report, jwk, &ptr),
+            Some(jwk) => read_key(report, jwk, &ptr),
             None => report.error("invalid_jwk", format!("key {i} is {}, not a JSON object", type_name(key)), at(ptr)),
         }
     }
     report.fact("key_count", keys.len());
-    report
 }
 
 /// Reads one JWK at `ptr`: private parameters, thumbprint, hints.
@@ -258,6 +271,24 @@ mod tests {
         assert!(r.candidates.get(0).unwrap().has_flag("private_key_material"));
         // The public half of key 0 has the same thumbprint as key 2.
         assert_eq!(r.candidates.get(0).unwrap().value(), r.candidates.get(2).unwrap().value());
+    }
+
+    #[test]
+    fn duplicate_keys_member_hides_nothing() {
+        let r = run(r#"{"keys":[{"kty":"oct","k":"c2VjcmV0"}],"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]}"#);
+        assert!(!r.valid());
+        let codes: Vec<&str> = r.errors.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, vec!["duplicate_member", "private_key_material"]);
+        assert_eq!(r.errors[0].locator, at("/keys"));
+        assert_eq!(r.errors[1].locator, at("/keys/0/k"));
+        let kty: Vec<&str> = r.candidates.iter().filter_map(|c| c.hint("kty")).collect();
+        assert_eq!(kty, vec!["RSA", "oct"]);
+        assert!(r.candidates.get(1).unwrap().has_flag("private_key_material"));
+        assert_eq!(r.facts["key_count"], 1);
+        // A repeated member inside one JWK: the private `d` in the first occurrence is found.
+        let r = run(r#"{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"s3cret","d":null}]}"#);
+        assert!(r.has_code("private_key_material"));
+        assert_eq!(r.errors[0].locator, at("/keys/0/d"));
     }
 
     #[test]

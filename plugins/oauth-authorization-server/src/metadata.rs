@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes;
-use wellknown_core::json::{at, parse_json_body, pointer, type_name};
+use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Host, Report};
 
@@ -123,17 +123,37 @@ pub fn read_metadata(body: &[u8], meta: &FetchMeta, profile: &MetadataProfile) -
         }
     };
 
-    let issuer = check_issuer(&mut report, &object, expected.as_ref(), profile);
-    let mut seen_hosts = Vec::new();
-    for (name, value) in &object {
-        check_member(&mut report, name, value);
+    read_object(&mut report, &object, expected.as_ref(), profile);
+    // A repeated member name (`duplicate_member`): each earlier occurrence is checked as well, so an
+    // `issuer` or `jwks_uri` a first-wins client would use is diagnosed and followed too.
+    for alternate in parsed.alternates {
+        if let Value::Object(alt) = alternate {
+            let mut seen = Report::new(profile.probe, &meta.url, profile.probe);
+            read_object(&mut seen, &alt, expected.as_ref(), profile);
+            merge_alternate(&mut report, seen);
+        }
     }
-    host_candidates(&mut report, issuer.as_ref(), expected.as_ref(), &mut seen_hosts);
-    extra_host_members(&mut report, &object, &mut seen_hosts);
+    Metadata { report, object: Some(object), expected }
+}
+
+/// The checks and candidates that depend on the top-level object: issuer, member types, hosts, the
+/// `jwks_uri` follow-up.
+fn read_object(
+    report: &mut Report,
+    object: &Map<String, Value>,
+    expected: Option<&(String, Construction)>,
+    profile: &MetadataProfile,
+) {
+    let issuer = check_issuer(report, object, expected, profile);
+    let mut seen_hosts = Vec::new();
+    for (name, value) in object {
+        check_member(report, name, value);
+    }
+    host_candidates(report, issuer.as_ref(), expected, &mut seen_hosts);
+    extra_host_members(report, object, &mut seen_hosts);
     if let Some(jwks) = object.get("jwks_uri").and_then(Value::as_str).and_then(http_url) {
         report.follow_up("jwks", jwks, "jwks_uri");
     }
-    Metadata { report, object: Some(object), expected }
 }
 
 /// `invalid_content_type` unless the media type is `application/json` (OIDC Discovery section 4.2,
@@ -544,6 +564,26 @@ mod tests {
             ]
         );
         assert!(r.candidates.iter().any(|c| c.relation() == "mtls_endpoint_aliases.token_endpoint"));
+    }
+
+    #[test]
+    fn duplicate_issuer_shows_the_hidden_one() {
+        let body = br#"{"issuer":"https://evil.other.test","issuer":"https://a.example",
+            "jwks_uri":"https://keys.other.test/j","jwks_uri":"https://a.example/j","response_types_supported":["code"]}"#;
+        let m = read_metadata(body, &meta("https://a.example/.well-known/oauth-authorization-server"), &OAUTH);
+        let r = &m.report;
+        assert_eq!(codes_of(r), vec!["duplicate_member", "duplicate_member", "issuer_mismatch"]);
+        let dups: Vec<_> =
+            r.errors.iter().filter(|d| d.code == "duplicate_member").map(|d| d.locator.clone()).collect();
+        assert_eq!(dups, vec![at("/issuer"), at("/jwks_uri")]);
+        assert!(r.errors.iter().any(|d| d.message.contains("https://evil.other.test")));
+        let issuers: Vec<&str> = r.values(CandidateKind::Issuer).collect();
+        assert_eq!(issuers, vec!["https://a.example", "https://evil.other.test"]);
+        let follow: Vec<(&str, &str)> = r.follow_ups.iter().map(|f| (f.probe.as_str(), f.url.as_str())).collect();
+        assert!(follow.contains(&("jwks", "https://a.example/j")), "{follow:?}");
+        assert!(follow.contains(&("jwks", "https://keys.other.test/j")), "{follow:?}");
+        // The object kept for the specification checks is the last-wins reading.
+        assert_eq!(m.object.unwrap()["issuer"], "https://a.example");
     }
 
     #[test]

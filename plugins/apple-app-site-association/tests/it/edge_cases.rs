@@ -133,3 +133,16 @@ fn transport_media_type_and_size() {
     assert_eq!(codes(&r), ["too_large"]);
     assert_eq!(r.values(CandidateKind::App).collect::<Vec<_>>(), ["apple:ABCDE12345.com.x"]);
 }
+
+/// A repeated `applinks` hides nothing: the app and paths of the first occurrence are candidates
+/// (tryout4 item 1).
+#[test]
+fn duplicate_applinks_hides_nothing() {
+    let r = run(
+        r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.evil"],"components":[{"/":"/pay/*"}]}]},"applinks":{"details":[]}}"#,
+    );
+    assert!(!r.valid());
+    assert_eq!(diags(&r.errors), [e("duplicate_member", "/applinks")]);
+    assert_eq!(r.values(CandidateKind::App).collect::<Vec<_>>(), ["apple:ABCDE12345.com.evil"]);
+    assert_eq!(r.values(CandidateKind::Path).collect::<Vec<_>>(), ["/pay/*"]);
+}

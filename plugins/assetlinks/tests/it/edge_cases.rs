@@ -197,3 +197,23 @@ fn transport_and_media_type() {
     );
     assert_eq!(html.kind, "invalid");
 }
+
+/// A repeated member name hides nothing: the package a first-wins verifier reads is an app too, and
+/// the key keeps the app it signs in each reading (tryout4 item 1).
+#[test]
+fn duplicate_members_keep_every_app_and_key_pairing() {
+    let body = format!(
+        r#"[{{"relation":["delegate_permission/common.handle_all_urls"],
+             "target":{{"namespace":"android_app","package_name":"com.evil","package_name":"com.good",
+                        "sha256_cert_fingerprints":["{FP}"]}}}}]"#
+    );
+    let r = run(&body);
+    assert_eq!(errors(&r), [e("duplicate_member", "/0/target/package_name")]);
+    let apps: Vec<&str> = r.values(CandidateKind::App).collect();
+    assert_eq!(apps, ["android:com.good", "android:com.evil"]);
+    let key_apps: Vec<(&str, Option<&str>)> =
+        r.candidates.iter().filter(|c| c.kind() == CandidateKind::Key).map(|c| (c.value(), c.hint("app"))).collect();
+    let key = format!("sha256:{FP}");
+    assert_eq!(key_apps, [(key.as_str(), Some("android:com.good")), (key.as_str(), Some("android:com.evil"))]);
+    assert_eq!(r.facts["statements"], 1);
+}
