@@ -13,7 +13,7 @@ use jiff::tz::TimeZone;
 use serde_json::json;
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::media::{MediaType, looks_like_html, strip_bom};
+use wellknown_core::media::{MediaType, decode_wide, detect_wide_encoding, looks_like_html, strip_bom};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Host, Locator, Report, Timestamp};
 
 use crate::cap::Capped;
@@ -120,6 +120,27 @@ pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) 
     transport_checks(&mut report, meta, body.len());
 
     let body = body.get(..MAX_PARSE_BYTES).unwrap_or(body);
+    // A UTF-16 or UTF-32 file (by BOM or byte pattern): named, then decoded and read, so the report
+    // is about its fields rather than a BOM and missing fields.
+    let decoded;
+    let body = match detect_wide_encoding(body) {
+        Some((encoding, bom_len)) => {
+            let (text, replaced) = decode_wide(body.get(bom_len..).unwrap_or_default(), encoding);
+            let bom = if bom_len > 0 { "with a byte-order mark" } else { "without a byte-order mark" };
+            let lossy = if replaced { "; invalid code units were replaced by U+FFFD" } else { "" };
+            report.error(
+                shared::NOT_UTF8,
+                format!(
+                    "the file is {} ({bom}), not UTF-8: RFC 9116 section 4 requires UTF-8; read after decoding{lossy}",
+                    encoding.name()
+                ),
+                Some(Locator::Byte(0)),
+            );
+            decoded = text;
+            decoded.as_bytes()
+        }
+        None => body,
+    };
     let (bom, body) = strip_bom(body);
     if bom.is_some() {
         report.error(

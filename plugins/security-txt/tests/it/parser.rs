@@ -102,6 +102,24 @@ fn bom_crlf_and_invalid_utf8() {
 }
 
 #[test]
+fn utf16_and_utf32_files_are_named_and_read() {
+    let text = "Contact: mailto:a@example.com\nExpires: 2027-06-30T23:00:00Z\n";
+    let le: Vec<u8> = [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let utf32: Vec<u8> =
+        [0, 0, 0xFE, 0xFF].into_iter().chain(text.chars().flat_map(|c| u32::from(c).to_be_bytes())).collect();
+    for (body, name) in
+        [(le, "UTF-16LE (with a byte-order mark)"), (be, "UTF-16BE (without"), (utf32, "UTF-32BE (with")]
+    {
+        let r = parse(&body, &meta_at(WK, Some("text/plain")));
+        assert_eq!(errors(&r), vec!["not_utf8"], "{name}");
+        assert!(r.errors[0].message.contains(name), "{}", r.errors[0].message);
+        assert_eq!(r.values(CandidateKind::Contact).collect::<Vec<_>>(), vec!["mailto:a@example.com"]);
+        assert_eq!(r.facts["expires"], "2027-06-30T23:00:00Z");
+    }
+}
+
+#[test]
 fn cr_only_line_endings_are_line_breaks_with_an_error() {
     let r = run("Contact: mailto:a@a.example\rExpires: 2027-01-01T00:00:00Z\r");
     assert_eq!(errors(&r), vec!["cr_line_ending"]);
