@@ -221,6 +221,12 @@ pub struct OriginRecord {
     pub reachable: bool,
     /// Document records of it (including follow-ups and documents not attempted).
     pub documents: usize,
+    /// Documents it would have requested that another unit of this scan had already requested
+    /// (their records are that unit's): an issuer unit whose metadata its origin's unit fetched, or
+    /// two issuers naming the same metadata URLs (`https://a.example/t` and `https://a.example/t/`).
+    /// Their answers count for `reachable`. Absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub documents_elsewhere: usize,
     /// Candidates first seen while scanning it.
     pub candidates: usize,
     /// Verification verdicts recorded for it.

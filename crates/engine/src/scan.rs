@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, watch};
 use tokio::task::JoinSet;
 use url::Url;
 use wellknown_core::{
@@ -95,9 +95,53 @@ impl Frontier {
     }
 }
 
+/// What the documents of one (probe, URL) visit came to, for a unit that finds the visit already
+/// made by another unit ([`Visit::Seen`]).
+#[derive(Debug, Clone, Default)]
+struct VisitOutcome {
+    /// The unit that made the requests.
+    unit: String,
+    /// Document records the visit produced.
+    documents: usize,
+    /// True when one of them had an HTTP response (a redirect out of scope included).
+    answered: bool,
+    /// Failure classes of those without a response.
+    failures: Vec<String>,
+}
+
+impl VisitOutcome {
+    fn of(unit: &str, docs: &[Prepared]) -> VisitOutcome {
+        let mut o = VisitOutcome { unit: unit.to_string(), documents: docs.len(), ..VisitOutcome::default() };
+        for d in docs {
+            let meta = &d.doc.meta;
+            if meta.status.is_some() || redirected_out_of_scope(meta) {
+                o.answered = true;
+            } else if let Some(f) = &meta.failure {
+                let c = f.class.as_str().to_string();
+                if !o.failures.contains(&c) {
+                    o.failures.push(c);
+                }
+            }
+        }
+        o
+    }
+}
+
+/// Where a visit's outcome arrives.
+type VisitWatch = watch::Receiver<Option<VisitOutcome>>;
+
+/// The answer of [`Shared::visit`].
+enum Visit {
+    /// First visit: the caller fetches, then reports the outcome through the sender.
+    First(watch::Sender<Option<VisitOutcome>>),
+    /// Already made (or being made): its outcome, once there.
+    Seen(VisitWatch),
+}
+
 #[derive(Default)]
 struct Shared {
-    visited: Mutex<HashSet<(String, String)>>,
+    /// (probe, key of what it fetches) visited in this scan, with the outcome of the documents.
+    visited: Mutex<HashMap<(String, String), VisitWatch>>,
     /// Candidates seen in this scan, by a 128-bit digest of (kind, value): a scan of millions of
     /// candidates keeps 16 bytes for each instead of its value.
     seen: Mutex<HashSet<u128>>,
@@ -121,14 +165,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// Marks (probe, url) visited; false when it already was. Requests routed to a virtual-host
-    /// address are keyed apart: the same URL failed when resolved normally.
-    fn visit(&self, probe: &str, url: &Url, via: Option<&Via>) -> bool {
+    /// Marks (probe, url) visited, `url` being the first location the probe fetches for its target
+    /// (so two issuers that name the same metadata URLs, `https://a.example/t` and
+    /// `https://a.example/t/`, or an origin and its root issuer, are one visit). [`Visit::Seen`]
+    /// when it already was. Requests routed to a virtual-host address are keyed apart: the same
+    /// URL failed when resolved normally.
+    fn visit(&self, probe: &str, url: &Url, via: Option<&Via>) -> Visit {
         let key = match via {
             Some(v) => format!("via {} {url}", v.address),
             None => url.as_str().to_string(),
         };
-        lock(&self.visited).insert((probe.to_string(), key))
+        match lock(&self.visited).entry((probe.to_string(), key)) {
+            std::collections::hash_map::Entry::Occupied(e) => Visit::Seen(e.get().clone()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let (tx, rx) = watch::channel(None);
+                e.insert(rx);
+                Visit::First(tx)
+            }
+        }
     }
 
     /// A verification of `unit` finished: its `sent` requests are counted at once (an interrupted
@@ -171,6 +225,8 @@ struct UnitRun {
     reachable: bool,
     failures: Vec<String>,
     to_verify: Vec<(CandidateKind, String)>,
+    /// Documents of visits another unit had already made ([`Visit::Seen`]).
+    documents_elsewhere: usize,
 }
 
 impl Engine {
@@ -358,6 +414,7 @@ impl Engine {
             reachable: false,
             failures: Vec::new(),
             to_verify: Vec::new(),
+            documents_elsewhere: 0,
         };
         let mut cx = self.context(None);
         match &unit.target {
@@ -392,6 +449,7 @@ impl Engine {
             depth: run.depth,
             reachable: run.reachable,
             documents: run.documents,
+            documents_elsewhere: run.documents_elsewhere,
             candidates: run.candidates,
             verified: run.verified,
             verification_skipped: run.skipped,
@@ -420,10 +478,16 @@ impl Engine {
             self.drain(run, cx, shared, out).await;
             let locations = probe.locations(&target);
             let Some(first) = locations.first() else { continue };
-            if !shared.visit(probe.id(), first, cx.via.as_ref()) {
-                continue;
-            }
-            for doc in prepare(probe.run(&target, cx as &dyn ProbeContext).await) {
+            let tx = match shared.visit(probe.id(), first, cx.via.as_ref()) {
+                Visit::First(tx) => tx,
+                Visit::Seen(rx) => {
+                    Self::made_elsewhere(run, rx).await;
+                    continue;
+                }
+            };
+            let docs = prepare(probe.run(&target, cx as &dyn ProbeContext).await);
+            let _ = tx.send(Some(VisitOutcome::of(&run.label, &docs)));
+            for doc in docs {
                 self.emit_document(run, doc, 0, cx, shared, out).await;
             }
         }
@@ -447,17 +511,45 @@ impl Engine {
                 // Out of scope: the candidate was recorded with in_scope=false; nothing is requested.
                 continue;
             }
-            if !shared.visit(probe.id(), &p.follow_up.url, cx.via.as_ref()) {
-                continue;
-            }
-            done += 1;
             let target = Target::Url {
                 url: p.follow_up.url.clone(),
                 role: p.follow_up.role.clone(),
                 declared_by: vec![p.declared_by],
             };
-            for doc in prepare(probe.run(&target, cx as &dyn ProbeContext).await) {
+            // Keyed by what the probe fetches first: an issuer's metadata URL, not the issuer.
+            let first = probe.locations(&target).into_iter().next().unwrap_or_else(|| p.follow_up.url.clone());
+            let tx = match shared.visit(probe.id(), &first, cx.via.as_ref()) {
+                Visit::First(tx) => tx,
+                Visit::Seen(rx) => {
+                    Self::made_elsewhere(run, rx).await;
+                    continue;
+                }
+            };
+            done += 1;
+            let docs = prepare(probe.run(&target, cx as &dyn ProbeContext).await);
+            let _ = tx.send(Some(VisitOutcome::of(&run.label, &docs)));
+            for doc in docs {
                 self.emit_document(run, doc, p.hop, cx, shared, out).await;
+            }
+        }
+    }
+
+    /// A visit this unit would have made was made by another unit of the scan: once its outcome is
+    /// there, its documents count in this unit's `documents_elsewhere` and an answer makes the unit
+    /// reachable (an issuer unit whose metadata its origin's unit already fetched answered all the
+    /// same). A visit this unit made itself counts nothing more. The outcome is awaited: the unit
+    /// that made the visit only fetches and interprets before reporting it.
+    async fn made_elsewhere(run: &mut UnitRun, mut rx: VisitWatch) {
+        // An error means the unit that made the visit was abandoned before its outcome: nothing to add.
+        let outcome = rx.wait_for(Option::is_some).await.ok().and_then(|o| o.clone());
+        let Some(o) = outcome.filter(|o| o.unit != run.label) else { return };
+        run.documents_elsewhere += o.documents;
+        if o.answered {
+            run.reachable = true;
+        }
+        for c in o.failures {
+            if !run.failures.contains(&c) {
+                run.failures.push(c);
             }
         }
     }
