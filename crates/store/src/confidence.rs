@@ -5,9 +5,10 @@
 //!
 //! 1. **Declaration**: look at the latest scan that fetched the declaring document (same probe,
 //!    same requested URL). If that scan has evidence of the relation, it is `listed`; if the
-//!    document answered (2xx) without listing it, `withdrawn`; if it did not answer, `unanswered`.
-//!    A scan that did not fetch the document says nothing. Base: listed 0.5, unanswered 0.25,
-//!    withdrawn 0.15.
+//!    document answered (2xx) without listing it in any scan since the relation's latest evidence,
+//!    `withdrawn` (a later outage does not raise it back to `unanswered`); if it only failed to
+//!    answer since, `unanswered`. A scan that did not fetch the document says nothing. Base:
+//!    listed 0.5, unanswered 0.25, withdrawn 0.15.
 //! 2. **Recency**: the base decays with the age of the latest evidence, half-life 180 days.
 //! 3. **Corroboration**: +0.1 for each other document currently listing the same value, at most +0.2.
 //! 4. **Verification** (latest verdict of the value, any scan): alive +0.3, auth_required +0.25,
@@ -56,9 +57,10 @@ pub fn verification_delta(status: &str) -> f64 {
 pub enum Declaration {
     /// The latest fetch of the document lists it.
     Listed,
-    /// The document answered later without listing it.
+    /// The document answered (2xx) without listing it in a fetch since the relation's latest
+    /// evidence, whatever later fetches met.
     Withdrawn,
-    /// The document did not answer later.
+    /// The document did not answer (2xx) in any fetch since the relation's latest evidence.
     Unanswered,
 }
 
@@ -136,13 +138,22 @@ pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
         scans.sort_unstable();
         scans.dedup();
         let last_ev_scan = scans.last().copied().unwrap_or_default();
-        let latest_obs = keys.iter().filter_map(|k| observed.get(k)).flat_map(|m| m.keys().copied()).max();
-        let state = match latest_obs {
-            Some(s) if s > last_ev_scan => {
-                let answered = keys.iter().filter_map(|k| observed.get(k)).any(|m| m.get(&s).copied().unwrap_or(false));
-                if answered { Declaration::Withdrawn } else { Declaration::Unanswered }
-            }
-            _ => Declaration::Listed,
+        // Fetches of the declaring document after the relation's latest evidence: none, it is
+        // listed; one that answered without it, withdrawn (a later outage does not undo that);
+        // only failures, unanswered.
+        let mut later = keys
+            .iter()
+            .filter_map(|k| observed.get(k))
+            .flat_map(|m| m.iter())
+            .filter(|(scan, _)| **scan > last_ev_scan)
+            .map(|(_, answered)| *answered)
+            .peekable();
+        let state = if later.peek().is_none() {
+            Declaration::Listed
+        } else if later.any(|answered| answered) {
+            Declaration::Withdrawn
+        } else {
+            Declaration::Unanswered
         };
         let last_seen = ev.iter().map(|e| e.fetched_at).max().unwrap_or(now);
         let first_seen = ev.iter().map(|e| e.fetched_at).min().unwrap_or(now);

@@ -87,6 +87,7 @@ fn done(unit: &str) -> Record {
         depth: 0,
         reachable: true,
         documents: 1,
+        documents_elsewhere: 0,
         candidates: 1,
         verified: 0,
         verification_skipped: 0,
@@ -288,6 +289,43 @@ fn history_lowers_confidence_keeps_evidence_and_diffs() {
     );
     assert_eq!(changes.len(), 3, "{text:#?}");
     assert!(diff(&g2, one, 99).is_err());
+}
+
+#[test]
+fn a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let one = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(one, &writes(&first_scan())).unwrap();
+    let two = s.begin_scan(t(T2), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(two, &writes(&second_scan())).unwrap();
+    // Scan 3: robots.txt does not answer (connection refused).
+    let t3 = "2026-11-03T00:00:00Z";
+    let three = s.begin_scan(t(t3), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(three, &writes(&[doc(ROBOTS, "robots", None, t3), done("https://a.example")])).unwrap();
+    let now = t("2026-11-03T00:00:00Z");
+    let score_of = |g: &wellknown_store::GraphData, value: &str| {
+        let node = g.nodes.iter().find(|n| n.value == value).unwrap().id;
+        let rel = g.relations.iter().find(|r| r.target == node).unwrap().id;
+        score_all(g, now).remove(&rel).unwrap()
+    };
+    let g = s.load().unwrap();
+    let sitemap = score_of(&g, "https://a.example/sitemap.xml");
+    // Withdrawn in scan 2 (0.15 decayed by two days, + 0.3 for its `alive` verdict); the outage of
+    // scan 3 does not make it `unanswered` (0.25), which would raise it.
+    assert_eq!(sitemap.state, Declaration::Withdrawn);
+    assert_eq!(sitemap.confidence, 0.449);
+    // A relation listed in scan 2 whose document then failed is unanswered: 0.25 decayed by a
+    // day + 0.25 for `auth_required`.
+    let admin = score_of(&g, "https://a.example/admin/");
+    assert_eq!((admin.state, admin.confidence), (Declaration::Unanswered, 0.499));
+    // Listed again in scan 4: listed.
+    let t4 = "2026-11-04T00:00:00Z";
+    let four = s.begin_scan(t(t4), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let sitemap_again =
+        cand(CandidateKind::Sitemap, "https://a.example/sitemap.xml", "robots_sitemap", ROBOTS, "robots", t4, 3);
+    s.write(four, &writes(&[doc(ROBOTS, "robots", Some(200), t4), sitemap_again])).unwrap();
+    let g = s.load().unwrap();
+    assert_eq!(score_of(&g, "https://a.example/sitemap.xml").state, Declaration::Listed);
 }
 
 #[test]
