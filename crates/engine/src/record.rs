@@ -132,6 +132,13 @@ pub struct EvidenceRecord {
     pub relation: String,
     /// Normalised value.
     pub value: String,
+    /// Hints as this document declares them (an assetlinks key's `app`, a sitemap URL's
+    /// `lastmod`...): a further sighting may say something the first did not.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hints: BTreeMap<String, String>,
+    /// Flags of this sighting.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
     /// Where it was declared this time.
     pub evidence: Evidence,
 }

@@ -907,7 +907,14 @@ impl Engine {
         let first = lock(&shared.seen).insert(seen_key(&shared.seen_keys, c.kind, &c.value));
         if !first {
             lock(&shared.totals).evidence += 1;
-            let rec = Record::Evidence(EvidenceRecord { kind: c.kind, relation: c.relation, value: c.value, evidence });
+            let rec = Record::Evidence(EvidenceRecord {
+                kind: c.kind,
+                relation: c.relation,
+                value: c.value,
+                hints: c.hints,
+                flags: c.flags,
+                evidence,
+            });
             let _ = out.send(rec).await;
             return;
         }

@@ -36,7 +36,8 @@ impl WellKnownProbe for LinksProbe {
         let mut r = Report::new("links", &meta.url, "links");
         for (i, line) in String::from_utf8_lossy(body).lines().enumerate() {
             if let Ok(u) = Url::parse(line.trim()) {
-                r.candidate(Candidate::new(CandidateKind::Url, "link", u.as_str(), Some(Locator::Line(i as u32 + 1))));
+                let c = Candidate::new(CandidateKind::Url, "link", u.as_str(), Some(Locator::Line(i as u32 + 1)));
+                r.candidate(c.with_hint("from", meta.url.path()));
                 r.follow_up("links", u, "link");
             } else if !line.trim().is_empty() {
                 r.warn("not_a_url", format!("not a URL: {line}"), Some(Locator::Line(i as u32 + 1)));
@@ -138,6 +139,21 @@ async fn follows_links_in_scope_once_and_records_evidence() {
     let cands = records.iter().filter(|r| matches!(r, Record::Candidate(c) if c.value.ends_with("/two"))).count();
     let evid = records.iter().filter(|r| matches!(r, Record::Evidence(e) if e.value.ends_with("/two"))).count();
     assert_eq!((cands, evid), (1, 1));
+    // The further sighting keeps what its own document says of the value.
+    let hints: Vec<_> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Candidate(c) if c.value.ends_with("/two") => Some(("candidate", c.hints.clone())),
+            Record::Evidence(e) if e.value.ends_with("/two") => Some(("evidence", e.hints.clone())),
+            _ => None,
+        })
+        .map(|(k, h)| (k, h.get("from").cloned().unwrap_or_default()))
+        .collect();
+    assert_eq!(hints.len(), 2);
+    assert!(
+        hints.contains(&("evidence", "/one".to_string())) || hints.contains(&("evidence", "/links.txt".to_string()))
+    );
+    assert_ne!(hints[0].1, hints[1].1, "{hints:?}");
     let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
     assert_eq!((s.targets, s.reachable, s.documents, s.documents_found), (1, 1, 4, 3));
     assert_eq!(s.warnings, 1);

@@ -72,8 +72,8 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             fetched_at: e.evidence.fetched_at,
             status: e.evidence.status,
             locator: locator(e.evidence.locator.as_ref()),
-            hints: "{}".into(),
-            flags: "[]".into(),
+            hints: json(&e.hints),
+            flags: json(&e.flags),
         })],
         Record::Verification(v) => vec![Write::Verification(VerificationRow {
             kind: v.kind.as_str().to_string(),

@@ -337,10 +337,15 @@ fn candidate_lists_filter_by_kind_scope_and_status() {
         kind: CandidateKind::Url,
         relation: "contact".into(),
         value: "https://a.example/admin/".into(),
+        hints: [("note".to_string(), "second sighting".to_string())].into(),
+        flags: vec!["outside_group".into()],
         evidence: evidence(SEC, "security.txt", T1, 4),
     }));
     s.write(id, &writes(&records)).unwrap();
     let g = s.load().unwrap();
+    // A further sighting keeps its own hints and flags.
+    let row = g.evidence.iter().find(|e| e.hints.contains("second sighting")).expect("the evidence row");
+    assert_eq!((row.hints.as_str(), row.flags.as_str()), (r#"{"note":"second sighting"}"#, r#"["outside_group"]"#));
     let now = t(T2);
     let all = candidates(&g, &CandidateQuery::default(), now);
     let values: Vec<(&str, &str)> = all.iter().map(|c| (c.kind.as_str(), c.value.as_str())).collect();
