@@ -419,7 +419,7 @@ fn validate_lists(s: &Settings, origin: &dyn Fn(&str) -> String) -> Result<(), S
     }
     wellknown_core::Scope::parse(&s.scope).map_err(|e| prefixed("scope", &e))?;
     for i in &s.issuer {
-        url::Url::parse(i).map_err(|e| bad_value(&origin("issuer"), i, e))?;
+        crate::plan::issuer_identifier(i).map_err(|e| bad_value(&origin("issuer"), i, e))?;
     }
     for r in &s.resolve {
         r.parse::<wellknown_http::ResolveOverride>().map_err(|e| bad_value(&origin("resolve"), r, e))?;

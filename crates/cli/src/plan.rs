@@ -75,7 +75,7 @@ impl StoredPlan {
         let issuers = settings
             .issuer
             .iter()
-            .map(|i| Url::parse(i).map(|u| u.to_string()).map_err(|e| format!("--issuer {i:?}: {e}")))
+            .map(|i| issuer_identifier(i).map(|(u, _)| u.to_string()).map_err(|e| format!("--issuer {i:?}: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(StoredPlan {
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -120,5 +120,71 @@ impl StoredPlan {
             obey_robots: self.obey_robots.then(|| Arc::new(PluginRobotsGate::new(&user_agent)) as _),
             ..ScanConfig::default()
         })
+    }
+}
+
+/// An `--issuer` as the scan uses it: the URL without a user name or password (RFC 3986 section
+/// 3.2.1 deprecates `user:password@`; like a target's, they are never sent, recorded or stored), and
+/// whether it had them. The rest is kept exactly as given: clients compare issuers as strings
+/// (OpenID Connect Discovery 1.0 section 4.3, RFC 8414 section 3.3).
+///
+/// Errors: text that is not an absolute http(s) URL with a host; a query or fragment (RFC 8414
+/// section 2: an issuer has none); a metadata URL given as an issuer (a path with
+/// `/.well-known/openid-configuration` or `/.well-known/oauth-authorization-server`), naming the
+/// issuer it belongs to.
+pub fn issuer_identifier(text: &str) -> Result<(Url, bool), String> {
+    use wellknown_oauth_authorization_server::location::{OIDC_SUFFIX, RFC8414_SUFFIX, expected_issuer_from};
+    let mut url = Url::parse(text.trim()).map_err(|e| e.to_string())?;
+    if !matches!(url.scheme(), "http" | "https") || !url.has_host() {
+        return Err("an issuer identifier is an http(s) URL with a host (https://idp.example/tenant)".into());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("an issuer identifier has no query or fragment component (RFC 8414 section 2); remove it".into());
+    }
+    let credentials = !url.username().is_empty() || url.password().is_some();
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    for suffix in [OIDC_SUFFIX, RFC8414_SUFFIX] {
+        if url.path().contains(&format!("/.well-known/{suffix}"))
+            && let Some((issuer, _)) = expected_issuer_from(&url, suffix)
+        {
+            return Err(format!(
+                "this is the metadata URL of the issuer {issuer:?}, not an issuer identifier: give --issuer {issuer} \
+                 (the scan builds both metadata URLs from it), or the URL itself as a target"
+            ));
+        }
+    }
+    Ok((url, credentials))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issuers_lose_credentials_and_keep_the_rest_as_given() {
+        let (u, cred) = issuer_identifier("https://joe:hunter2@idp.example/t1/").unwrap();
+        assert_eq!((u.as_str(), cred), ("https://idp.example/t1/", true));
+        let (u, cred) = issuer_identifier("https://idp.example/t1").unwrap();
+        assert_eq!((u.as_str(), cred), ("https://idp.example/t1", false));
+        let (u, _) = issuer_identifier("https://idp.example").unwrap();
+        assert_eq!(u.as_str(), "https://idp.example/");
+    }
+
+    #[test]
+    fn query_fragment_other_schemes_and_metadata_urls_are_refused() {
+        for bad in ["https://idp.example/t1?x=1", "https://idp.example/t1#f", "https://idp.example/t1?"] {
+            let e = issuer_identifier(bad).unwrap_err();
+            assert!(e.contains("no query or fragment"), "{bad}: {e}");
+        }
+        assert!(issuer_identifier("ftp://idp.example/").unwrap_err().contains("http(s) URL"));
+        assert!(issuer_identifier("idp.example").is_err());
+        let e = issuer_identifier("https://idp.example/t1/.well-known/openid-configuration").unwrap_err();
+        assert!(e.contains("metadata URL of the issuer \"https://idp.example/t1\""), "{e}");
+        assert!(e.contains("give --issuer https://idp.example/t1 "), "{e}");
+        let e = issuer_identifier("https://idp.example/.well-known/oauth-authorization-server/t1").unwrap_err();
+        assert!(e.contains("\"https://idp.example/t1\""), "{e}");
+        let e = issuer_identifier("https://idp.example/.well-known/openid-configuration").unwrap_err();
+        assert!(e.contains("\"https://idp.example\""), "{e}");
     }
 }

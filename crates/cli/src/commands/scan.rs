@@ -340,6 +340,15 @@ fn fresh(
         return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
     }
     let stored = StoredPlan::new(&targets, settings)?;
+    for i in &settings.issuer {
+        if let Ok((issuer, true)) = crate::plan::issuer_identifier(i) {
+            // Like a target's, never sent, recorded or stored (the warning names the issuer without them).
+            crate::note!(
+                "wellknown: warning: --issuer {issuer}: the user name and password given in it are dropped (never \
+                 sent, recorded or stored)"
+            );
+        }
+    }
     let mut seeds: Vec<Unit> = targets.into_iter().map(Unit::origin).collect();
     for i in &stored.issuers {
         seeds.push(Unit::issuer(Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}"))?));

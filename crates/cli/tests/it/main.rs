@@ -13,6 +13,7 @@ mod e2e_failures;
 mod e2e_history;
 mod e2e_identity;
 mod e2e_interrupt;
+mod e2e_issuers;
 mod e2e_redirect_scope;
 mod e2e_registered;
 mod e2e_resume;
