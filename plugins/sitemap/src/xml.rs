@@ -323,19 +323,27 @@ impl<'b> Utf8Windows<'b> {
     /// `bytes[a..b]` as a string; `None` when it is not valid UTF-8 or does not start and end on
     /// character boundaries (the caller then validates it on its own). `a` must be a character
     /// boundary for a new window to start there (the tokenizer asks for texts after a `>`).
+    #[inline]
     pub(crate) fn get(&mut self, a: usize, b: usize) -> Option<&'b str> {
         let end = self.start + self.text.len();
         if a < self.start || b > end {
-            let to = a.saturating_add(Self::SIZE.max(b.saturating_sub(a))).min(self.bytes.len());
-            let chunk = self.bytes.get(a..to)?;
-            let valid = match std::str::from_utf8(chunk) {
-                Ok(t) => t,
-                Err(e) => std::str::from_utf8(chunk.get(..e.valid_up_to())?).ok()?,
-            };
-            self.start = a;
-            self.text = valid;
+            return self.slide(a, b);
         }
-        self.text.get(a.checked_sub(self.start)?..b.checked_sub(self.start)?)
+        self.text.get(a - self.start..b.checked_sub(self.start)?)
+    }
+
+    /// [`Utf8Windows::get`] for a text the window does not cover: a new window from `a`.
+    #[cold]
+    fn slide(&mut self, a: usize, b: usize) -> Option<&'b str> {
+        let to = a.saturating_add(Self::SIZE.max(b.saturating_sub(a))).min(self.bytes.len());
+        let chunk = self.bytes.get(a..to)?;
+        let valid = match std::str::from_utf8(chunk) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(chunk.get(..e.valid_up_to())?).ok()?,
+        };
+        self.start = a;
+        self.text = valid;
+        self.text.get(..b.checked_sub(a)?)
     }
 }
 
