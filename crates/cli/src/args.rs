@@ -235,7 +235,7 @@ pub struct CandidatesArgs {
     pub in_scope: bool,
     /// Only values whose latest verification verdict is STATUS (alive, gone, auth_required,
     /// redirect, error, dns, connect, tls, timeout, failure, out_of_scope, disallowed_by_robots,
-    /// skipped, unverified).
+    /// private_address, skipped, unverified).
     #[arg(long, value_name = "STATUS")]
     pub status: Option<String>,
     /// Output: `lines` (one value per line) or `jsonl` (one object per value, with status,

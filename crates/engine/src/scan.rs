@@ -772,7 +772,9 @@ impl Engine {
         }
         if self.config.verify
             && !not_attempted
-            && (redirected_out || meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class)))
+            && (redirected_out
+                || (verify::sent_something(meta)
+                    && meta.failure.as_ref().is_none_or(|f| !refused_before_sending(f.class))))
         {
             lock(&shared.fetched).entry(meta.requested_url.to_string()).or_insert_with(|| verify::Fetched::new(meta));
         }

@@ -14,7 +14,9 @@
 //! followed `redirect` (with the first hop's target; the final status is kept in `http_status`, or
 //! the redirect's own status when it was not followed: out of scope, a loop, too many hops);
 //! any other status `error`; no response: `dns`, `connect`, `tls`, `timeout` or `failure` (the
-//! exact fetcher class is in `failure`).
+//! exact fetcher class is in `failure`). Refused before anything was sent: `private_address` (the
+//! host resolves only to loopback, private, link-local or metadata addresses and `--allow-private`
+//! is off), `disallowed_by_robots`; these records have `method: null` and `source: none`.
 
 use serde::Serialize;
 use url::Url;
@@ -39,7 +41,7 @@ pub enum VerifyStatus {
     Error,
     /// Name resolution failed (`dns_nxdomain`, `dns_no_answer`, `dns_failure`).
     Dns,
-    /// The connection failed (`connect_refused`, `connect_timeout`, `connect`, `private_address`).
+    /// The connection failed (`connect_refused`, `connect_timeout`, `connect`).
     Connect,
     /// The TLS handshake failed.
     Tls,
@@ -52,6 +54,10 @@ pub enum VerifyStatus {
     OutOfScope,
     /// `--obey-robots` and the URL's robots.txt disallows it for this scanner: not requested.
     DisallowedByRobots,
+    /// The URL's host resolves only to addresses the private-address rule refuses (loopback,
+    /// private, link-local, metadata) and `--allow-private` is off: nothing was sent. Says nothing
+    /// about whether the URL answers. (A redirect into such an address is `redirect`.)
+    PrivateAddress,
     /// Not requested: the per-unit verification budget was spent (no record is emitted for these;
     /// the unit's `origin` record counts them).
     Skipped,
@@ -59,7 +65,7 @@ pub enum VerifyStatus {
 
 impl VerifyStatus {
     /// Every status, in declaration order.
-    pub const ALL: [VerifyStatus; 13] = [
+    pub const ALL: [VerifyStatus; 14] = [
         VerifyStatus::Alive,
         VerifyStatus::Gone,
         VerifyStatus::AuthRequired,
@@ -72,6 +78,7 @@ impl VerifyStatus {
         VerifyStatus::Failure,
         VerifyStatus::OutOfScope,
         VerifyStatus::DisallowedByRobots,
+        VerifyStatus::PrivateAddress,
         VerifyStatus::Skipped,
     ];
 
@@ -90,6 +97,7 @@ impl VerifyStatus {
             VerifyStatus::Failure => "failure",
             VerifyStatus::OutOfScope => "out_of_scope",
             VerifyStatus::DisallowedByRobots => "disallowed_by_robots",
+            VerifyStatus::PrivateAddress => "private_address",
             VerifyStatus::Skipped => "skipped",
         }
     }
@@ -115,10 +123,12 @@ pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
     if let Some(f) = &meta.failure {
         let status = match f.class {
             FailureClass::DnsNxdomain | FailureClass::DnsNoAnswer | FailureClass::DnsFailure => VerifyStatus::Dns,
-            FailureClass::ConnectRefused
-            | FailureClass::ConnectTimeout
-            | FailureClass::Connect
-            | FailureClass::PrivateAddress => VerifyStatus::Connect,
+            FailureClass::ConnectRefused | FailureClass::ConnectTimeout | FailureClass::Connect => {
+                VerifyStatus::Connect
+            }
+            // Redirected into a refused address: the URL itself redirects (to `meta.url`).
+            FailureClass::PrivateAddress if !meta.redirect_chain.is_empty() => VerifyStatus::Redirect,
+            FailureClass::PrivateAddress => VerifyStatus::PrivateAddress,
             FailureClass::Tls => VerifyStatus::Tls,
             FailureClass::Timeout => VerifyStatus::Timeout,
             FailureClass::TooManyRedirects | FailureClass::RedirectLoop | FailureClass::InvalidRedirect => {
@@ -242,11 +252,17 @@ pub(crate) async fn request(
     (record, sent)
 }
 
-/// False when the request was refused before anything was sent.
-fn sent_something(meta: &FetchMeta) -> bool {
+/// False when the request was refused before anything was sent (scope, robots.txt, scheme, or the
+/// private-address rule on the first hop).
+pub(crate) fn sent_something(meta: &FetchMeta) -> bool {
     !meta.failure.as_ref().is_some_and(|f| {
-        matches!(f.class, FailureClass::OutOfScope | FailureClass::RobotsDisallowed | FailureClass::UnsupportedUrl)
-            && meta.redirect_chain.is_empty()
+        matches!(
+            f.class,
+            FailureClass::OutOfScope
+                | FailureClass::RobotsDisallowed
+                | FailureClass::UnsupportedUrl
+                | FailureClass::PrivateAddress
+        ) && meta.redirect_chain.is_empty()
     })
 }
 
@@ -303,11 +319,25 @@ mod tests {
             (FailureClass::Protocol, VerifyStatus::Failure),
             (FailureClass::OutOfScope, VerifyStatus::OutOfScope),
             (FailureClass::RobotsDisallowed, VerifyStatus::DisallowedByRobots),
+            (FailureClass::PrivateAddress, VerifyStatus::PrivateAddress),
         ] {
             let mut m = meta(None);
             m.failure = Some(FetchFailure { class, message: String::new() });
             assert_eq!(classify(&m).0, want, "{class}");
         }
+    }
+
+    #[test]
+    fn a_private_address_refusal_sent_nothing_unless_it_came_after_a_redirect() {
+        let mut m = meta(None);
+        m.failure = Some(FetchFailure { class: FailureClass::PrivateAddress, message: String::new() });
+        assert_eq!(classify(&m), (VerifyStatus::PrivateAddress, None));
+        assert!(!sent_something(&m));
+        m.redirect_chain = vec![RedirectHop { url: Url::parse("https://a.example/x").unwrap(), status: 302 }];
+        m.url = Url::parse("http://169.254.169.254/latest/").unwrap();
+        assert_eq!(classify(&m), (VerifyStatus::Redirect, Some("http://169.254.169.254/latest/".into())));
+        assert_eq!(http_status(&m, VerifyStatus::Redirect), Some(302));
+        assert!(sent_something(&m), "the first hop was requested");
     }
 
     #[test]

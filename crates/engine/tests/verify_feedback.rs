@@ -298,6 +298,31 @@ async fn candidate_urls_get_verdicts() {
 }
 
 #[tokio::test]
+async fn a_verification_refused_by_the_private_address_rule_is_not_a_failed_request() {
+    let mut net = FakeNet::default();
+    net.pages.insert("https://a.example/decl.txt".into(), page(200, "url https://priv.a.example/c\n"));
+    // The transport refuses the host before sending (its only address is private).
+    net.down.insert("priv.a.example".into(), FailureClass::PrivateAddress);
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 0, ..config(&["a.example"]) }).await;
+    let v: Vec<&wellknown_engine::VerificationRecord> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Verification(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(v.len(), 1);
+    assert_eq!(
+        (v[0].status, v[0].http_status, v[0].method, v[0].source),
+        (VerifyStatus::PrivateAddress, None, None, "none")
+    );
+    assert_eq!(v[0].failure.as_ref().map(|f| f.class), Some(FailureClass::PrivateAddress));
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.verifications, s.verification_requests), (1, 0), "nothing was sent");
+}
+
+#[tokio::test]
 async fn verification_can_be_turned_off_and_is_bounded() {
     let mut net = FakeNet::default();
     net.pages.insert(

@@ -13,7 +13,8 @@
 //! 3. **Corroboration**: +0.1 for each other document currently listing the same value, at most +0.2.
 //! 4. **Verification** (latest verdict of the value, any scan): alive +0.3, auth_required +0.25,
 //!    redirect +0.15, error +0.05, gone −0.25, dns / connect / tls / timeout / failure −0.1;
-//!    out_of_scope, disallowed_by_robots, skipped and never verified: 0.
+//!    out_of_scope, disallowed_by_robots, private_address, skipped and never verified: 0 (nothing
+//!    was sent, so nothing was learnt).
 //!
 //! The score is clamped to [0, 1] and rounded to three decimals. Earlier evidence is never removed:
 //! a withdrawn relation keeps all its evidence, only its state and score change.
@@ -236,5 +237,7 @@ mod tests {
         assert_eq!(scored(Declaration::Listed, None, 180), 0.25, "one half-life");
         assert!(scored(Declaration::Listed, Some("alive"), 0) > scored(Declaration::Listed, Some("redirect"), 0));
         assert_eq!(scored(Declaration::Withdrawn, Some("gone"), 0), 0.0, "clamped");
+        assert_eq!(scored(Declaration::Listed, Some("private_address"), 0), 0.5, "refused: nothing learnt");
+        assert_eq!(scored(Declaration::Listed, Some("disallowed_by_robots"), 0), 0.5);
     }
 }
