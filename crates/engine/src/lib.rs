@@ -43,7 +43,7 @@ pub use record::{
     VerificationRecord, VhostRecord, recognised,
 };
 pub use robots::{RobotsGate, RobotsRules};
-pub use scan::{Engine, REDIRECT_RELATION, ScanOutcome};
+pub use scan::{Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
 pub use transport::{Clock, InScope, SystemClock, Transport};
 pub use unit::{Revealed, RunPlan, Unit, UnitKind, UnitTarget};
 pub use verify::VerifyStatus;

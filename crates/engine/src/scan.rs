@@ -761,8 +761,9 @@ impl Engine {
         // Answered without a request: its origin was found unreachable earlier in this unit.
         let not_attempted = meta.failure.is_some() && cx.reach.take_skipped(meta.requested_url.as_str());
         let redirected_out = redirected_out_of_scope(meta);
-        if meta.status.is_some() || redirected_out {
-            // A redirect out of scope is an answer: the origin responded, the scan declined to follow.
+        if meta.status.is_some() || redirected_out || redirected_to_private(meta) {
+            // A redirect out of scope (or into a refused private address) is an answer: the origin
+            // responded, the scan declined to follow.
             run.reachable = true;
         } else if let Some(f) = &meta.failure {
             let c = f.class.as_str().to_string();
@@ -847,9 +848,10 @@ impl Engine {
         shared: &Shared,
         out: &mpsc::Sender<Record>,
     ) {
-        // The response a report is about: the final one; for a redirect out of scope (whose `url` is
-        // the refused target, never requested) the redirect itself, named by the requested URL.
-        let (doc_url, doc_status) = if redirected_out_of_scope(meta) {
+        // The response a report is about: the final one; for a redirect out of scope or into a
+        // refused private address (whose `url` is the refused target, never requested) the redirect
+        // itself, named by the requested URL.
+        let (doc_url, doc_status) = if redirected_out_of_scope(meta) || redirected_to_private(meta) {
             (&meta.requested_url, meta.redirect_chain.last().map(|h| h.status))
         } else {
             (&meta.url, meta.status)
@@ -923,8 +925,10 @@ impl Engine {
         run.candidates += 1;
         lock(&shared.totals).candidates += 1;
         let in_scope = self.in_scope(c.kind, &c.value);
+        // A redirect target refused by the private-address rule: recorded, nothing to verify or scan.
+        let refused = c.relation == REDIRECT_RELATION && c.has_flag(PRIVATE_ADDRESS_FLAG);
         // Out of scope: the candidate record says so (`in_scope: false`); nothing to verify.
-        if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) {
+        if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) && !refused {
             run.to_verify.push((c.kind, c.value.clone()));
         }
         let (kind, value) = (c.kind, c.value.clone());
@@ -938,7 +942,9 @@ impl Engine {
             evidence,
         });
         let _ = out.send(rec).await;
-        self.reveal(run, kind, &value, shared, out).await;
+        if !refused {
+            self.reveal(run, kind, &value, shared, out).await;
+        }
     }
 
     /// Scope of a candidate value, for kinds that name a host.
@@ -974,6 +980,19 @@ fn redirected_out_of_scope(meta: &wellknown_core::FetchMeta) -> bool {
     meta.failure.as_ref().is_some_and(|f| f.class == wellknown_core::FailureClass::OutOfScope)
         && !meta.redirect_chain.is_empty()
 }
+
+/// True when the fetch stopped at a redirect whose target the private-address rule refused (no
+/// `--allow-private`): the server answered (the last hop of `redirect_chain`), the refused target is
+/// `meta.url`, and nothing was sent to it.
+fn redirected_to_private(meta: &wellknown_core::FetchMeta) -> bool {
+    meta.failure.as_ref().is_some_and(|f| f.class == wellknown_core::FailureClass::PrivateAddress)
+        && !meta.redirect_chain.is_empty()
+}
+
+/// Flag of a [`REDIRECT_RELATION`] candidate whose target the private-address rule refused (a
+/// redirect to `http://169.254.169.254/`, a loopback or an intranet address): recorded, never
+/// requested, verified or scanned as a unit.
+pub const PRIVATE_ADDRESS_FLAG: &str = "private_address";
 
 /// True when the summary counts the document in `fetch_failures`: no HTTP response (DNS, connect,
 /// TLS, timeout, refusals, not attempted), or a redirect the fetcher cannot follow
@@ -1034,7 +1053,7 @@ pub const CREDENTIALS_FACT: &str = "credentials_in_location";
 /// `redirect_chain.len()`). A `mailto:` or an unparsable `Location` names no host: only the
 /// document's failure message quotes it.
 fn unfollowed_redirect(meta: &wellknown_core::FetchMeta) -> Option<(Url, u32, u16)> {
-    if redirected_out_of_scope(meta) {
+    if redirected_out_of_scope(meta) || redirected_to_private(meta) {
         let last = meta.redirect_chain.last()?;
         let hop = u32::try_from(meta.redirect_chain.len().saturating_sub(1)).unwrap_or(u32::MAX);
         return Some((meta.url.clone(), hop, last.status));
@@ -1058,6 +1077,9 @@ fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(
     // does) and the candidate flagged.
     if meta.location_credentials.contains(&hop) {
         c.flags.push(CREDENTIALS_FLAG.to_string());
+    }
+    if redirected_to_private(meta) {
+        c.flags.push(PRIVATE_ADDRESS_FLAG.to_string());
     }
     drop_credentials(&mut c);
     let evidence = Evidence {
@@ -1118,6 +1140,27 @@ mod tests {
         assert_eq!(c.flags, [CREDENTIALS_FLAG]);
         assert_eq!(evidence.status, Some(302));
         assert_eq!(evidence.document_url.as_str(), "https://a.example/.well-known/openid-configuration");
+    }
+
+    #[test]
+    fn a_redirect_into_a_private_address_is_a_flagged_candidate() {
+        let target = url::Url::parse("http://169.254.169.254/latest/meta-data/").unwrap();
+        let mut meta = FetchMeta::synthetic(target, None, Timestamp::UNIX_EPOCH);
+        meta.status = None;
+        meta.requested_url = url::Url::parse("https://a.example/robots.txt").unwrap();
+        meta.redirect_chain = vec![RedirectHop { url: meta.requested_url.clone(), status: 301 }];
+        meta.failure = Some(FetchFailure { class: FailureClass::PrivateAddress, message: "private".into() });
+        let (c, evidence) = redirect_candidate("robots", &meta).expect("candidate");
+        assert_eq!(
+            (c.relation.as_str(), c.value.as_str()),
+            (REDIRECT_RELATION, "http://169.254.169.254/latest/meta-data/")
+        );
+        assert_eq!(c.flags, [PRIVATE_ADDRESS_FLAG]);
+        assert_eq!((evidence.status, evidence.locator), (Some(301), Some(wellknown_core::Locator::Redirect(0))));
+        assert_eq!(evidence.document_url.as_str(), "https://a.example/robots.txt");
+        // Refused on the first request (no redirect): nothing was declared.
+        meta.redirect_chain.clear();
+        assert!(redirect_candidate("robots", &meta).is_none());
     }
 
     #[test]

@@ -323,6 +323,39 @@ async fn a_verification_refused_by_the_private_address_rule_is_not_a_failed_requ
 }
 
 #[tokio::test]
+async fn a_redirect_into_a_private_address_is_recorded_never_requested_nor_scanned() {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        Page { location: Some("http://meta.a.example/latest/".into()), ..page(301, "") },
+    );
+    // The redirect target resolves only to a private address: refused before sending.
+    net.down.insert("meta.a.example".into(), FailureClass::PrivateAddress);
+    let net = Arc::new(net);
+    let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 1, ..config(&["a.example"]) }).await;
+    let c = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Candidate(c) if c.relation == wellknown_engine::REDIRECT_RELATION => Some(c.clone()),
+            _ => None,
+        })
+        .expect("redirect_location candidate");
+    assert_eq!(c.value, "http://meta.a.example/latest/");
+    assert_eq!(c.flags, [wellknown_engine::PRIVATE_ADDRESS_FLAG]);
+    assert_eq!((c.evidence.document_url.as_str(), c.evidence.status), ("https://a.example/decl.txt", Some(301)));
+    assert!(!verdicts(&records).contains_key("http://meta.a.example/latest/"), "not verified");
+    assert!(inventory_actions(&records).is_empty(), "not scanned as a unit: {:?}", inventory_actions(&records));
+    let origin = records
+        .iter()
+        .find_map(|r| match r {
+            Record::Origin(o) => Some(o.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(origin.reachable, "the redirect was an answer");
+}
+
+#[tokio::test]
 async fn verification_can_be_turned_off_and_is_bounded() {
     let mut net = FakeNet::default();
     net.pages.insert(
