@@ -192,7 +192,15 @@ impl<W: Write> Visitor for JsonWriter<W> {
                 b.extend_from_slice(b"\"}");
             }
         }
-        if !hints.is_empty() {
+        let mut one = hints.iter();
+        if let (Some((k, v)), None) = (one.next(), one.next()) {
+            // One hint (a page's lastmod): nothing to order.
+            b.extend_from_slice(b",\"hints\":{\"");
+            b.extend_from_slice(k.as_bytes());
+            b.extend_from_slice(b"\":");
+            push_json_str(b, v);
+            b.push(b'}');
+        } else if !hints.is_empty() {
             // Keys in `BTreeMap` order, as the in-memory report serialises them: the crate's six
             // hint keys have fixed ranks; anything else would be sorted after them.
             let mut ranked: [Option<(&'static str, &str)>; 6] = [None; 6];
@@ -296,10 +304,23 @@ fn clean_prefix(b: &[u8]) -> usize {
 
 /// Appends `s` as a JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as
 /// short escapes or `\u00XX`, everything else as is (UTF-8).
+#[inline]
 fn push_json_str(out: &mut Vec<u8>, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = s.as_bytes();
+    let clean = clean_prefix(b);
+    out.reserve(b.len() + 2);
     out.push(b'"');
-    let mut rest = s.as_bytes();
+    out.extend_from_slice(b.get(..clean).unwrap_or_default());
+    if clean < b.len() {
+        push_escaped(out, b.get(clean..).unwrap_or_default());
+    }
+    out.push(b'"');
+}
+
+/// The rest of a JSON string from its first byte that needs an escape (see [`push_json_str`]).
+#[cold]
+fn push_escaped(out: &mut Vec<u8>, mut rest: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     loop {
         let clean = clean_prefix(rest);
         out.extend_from_slice(rest.get(..clean).unwrap_or_default());
@@ -322,7 +343,6 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
         }
         rest = tail;
     }
-    out.push(b'"');
 }
 
 #[cfg(test)]
