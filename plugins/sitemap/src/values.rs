@@ -70,7 +70,12 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     if n < 4 {
-        return a == b;
+        // Bytes 0, n / 2 and n - 1 are every byte of a string of 1 to 3 bytes.
+        let small = |s: &[u8]| {
+            let at = |i: usize| u32::from(s.get(i).copied().unwrap_or(0));
+            at(0) | at(n / 2) << 8 | at(n.saturating_sub(1)) << 16
+        };
+        return n == 0 || small(a) == small(b);
     }
     if n <= 8 {
         return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
@@ -408,6 +413,26 @@ mod tests {
                     assert_eq!(is_w3c_datetime(&s), jiff, "{s}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn same_bytes_is_equality() {
+        let words: [&[u8]; 12] =
+            [b"", b"a", b"b", b"ab", b"ba", b"aa", b"loc", b"lod", b"url", b"xloc", b"lastmod", b"lastmoe"];
+        for a in words {
+            for b in words {
+                assert_eq!(same_bytes(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n).map(|i| i as u8).collect();
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 1;
+                assert!(!same_bytes(&a, &b), "{n} {at}");
+            }
+            assert!(same_bytes(&a, &a.clone()));
         }
     }
 

@@ -781,7 +781,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     fn classify_in_entry(&self, root: Root, entry: &Entry, local: &[u8], prefix: &[u8], d: u32) -> InEntry {
         if d == entry.depth + 1 {
             let field = match local {
-                b"loc" if prefix.is_empty() || prefix == self.root_prefix.as_slice() => Some((Field::Loc, "loc")),
+                b"loc" if prefix.is_empty() || same_bytes(prefix, &self.root_prefix) => Some((Field::Loc, "loc")),
                 b"lastmod" => Some((Field::Lastmod, "lastmod")),
                 b"changefreq" if root == Root::Urlset => Some((Field::Changefreq, "changefreq")),
                 b"priority" if root == Root::Urlset => Some((Field::Priority, "priority")),
@@ -823,7 +823,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     fn start_sitemap(&mut self, root: Root, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
         let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
         let Some(entry) = self.entry.as_ref() else {
-            if d == 2 && local == entry_name {
+            if d == 2 && same_bytes(local, entry_name) {
                 self.begin_entry(local, d);
             }
             return;
