@@ -264,7 +264,8 @@ pub struct Summary {
     pub documents_recognised: usize,
     /// Documents for which no HTTP response was received (DNS, connect, TLS, timeout, scope or
     /// private-address refusal, ...): the fetch failures, apart from the diagnostics' `errors`.
-    /// A redirect out of scope is not one (see `redirected_out_of_scope`).
+    /// A redirect out of scope or into a refused private address is not one (see
+    /// `redirected_out_of_scope`, `redirected_to_private`).
     pub fetch_failures: usize,
     /// Documents of `fetch_failures` that were not requested: their unit had already found their
     /// origin unreachable at the connection level (their records say `"not_attempted": true`).
@@ -273,6 +274,11 @@ pub struct Summary {
     /// (failure class `out_of_scope` on the document), the target recorded as a `url` candidate
     /// (relation `redirect_location`). The server answered, so these are not `fetch_failures`.
     pub redirected_out_of_scope: usize,
+    /// Documents whose server answered with a redirect into an address the private-address rule
+    /// refuses (without `--allow-private`): not followed, nothing sent there (failure class
+    /// `private_address` on the document), the target recorded as a `redirect_location` candidate
+    /// flagged `private_address`. The server answered, so these are not `fetch_failures`.
+    pub redirected_to_private: usize,
     /// Distinct candidates.
     pub candidates: usize,
     /// Further sightings of known candidates.

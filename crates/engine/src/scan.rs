@@ -103,7 +103,8 @@ struct VisitOutcome {
     unit: String,
     /// Document records the visit produced.
     documents: usize,
-    /// True when one of them had an HTTP response (a redirect out of scope included).
+    /// True when one of them had an HTTP response ([`answered`]: a redirect out of scope or into a
+    /// refused private address included).
     answered: bool,
     /// Failure classes of those without a response.
     failures: Vec<String>,
@@ -114,7 +115,7 @@ impl VisitOutcome {
         let mut o = VisitOutcome { unit: unit.to_string(), documents: docs.len(), ..VisitOutcome::default() };
         for d in docs {
             let meta = &d.doc.meta;
-            if meta.status.is_some() || redirected_out_of_scope(meta) {
+            if answered(meta) {
                 o.answered = true;
             } else if let Some(f) = &meta.failure {
                 let c = f.class.as_str().to_string();
@@ -127,6 +128,9 @@ impl VisitOutcome {
     }
 }
 
+/// A visit's identity: the probe and the key of what it fetches first ([`Shared::visit`]).
+type VisitKey = (String, String);
+
 /// Where a visit's outcome arrives.
 type VisitWatch = watch::Receiver<Option<VisitOutcome>>;
 
@@ -134,14 +138,14 @@ type VisitWatch = watch::Receiver<Option<VisitOutcome>>;
 enum Visit {
     /// First visit: the caller fetches, then reports the outcome through the sender.
     First(watch::Sender<Option<VisitOutcome>>),
-    /// Already made (or being made): its outcome, once there.
-    Seen(VisitWatch),
+    /// Already made (or being made): its key and its outcome, once there.
+    Seen(VisitKey, VisitWatch),
 }
 
 #[derive(Default)]
 struct Shared {
     /// (probe, key of what it fetches) visited in this scan, with the outcome of the documents.
-    visited: Mutex<HashMap<(String, String), VisitWatch>>,
+    visited: Mutex<HashMap<VisitKey, VisitWatch>>,
     /// Candidates seen in this scan, by a 128-bit digest of (kind, value): a scan of millions of
     /// candidates keeps 16 bytes for each instead of its value.
     seen: Mutex<HashSet<u128>>,
@@ -176,7 +180,7 @@ impl Shared {
             None => url.as_str().to_string(),
         };
         match lock(&self.visited).entry((probe.to_string(), key)) {
-            std::collections::hash_map::Entry::Occupied(e) => Visit::Seen(e.get().clone()),
+            std::collections::hash_map::Entry::Occupied(e) => Visit::Seen(e.key().clone(), e.get().clone()),
             std::collections::hash_map::Entry::Vacant(e) => {
                 let (tx, rx) = watch::channel(None);
                 e.insert(rx);
@@ -227,6 +231,9 @@ struct UnitRun {
     to_verify: Vec<(CandidateKind, String)>,
     /// Documents of visits another unit had already made ([`Visit::Seen`]).
     documents_elsewhere: usize,
+    /// The visits made elsewhere already counted in `documents_elsewhere`: a URL this unit meets
+    /// twice (declared by two of its documents) counts once.
+    elsewhere: HashSet<VisitKey>,
 }
 
 impl Engine {
@@ -415,6 +422,7 @@ impl Engine {
             failures: Vec::new(),
             to_verify: Vec::new(),
             documents_elsewhere: 0,
+            elsewhere: HashSet::new(),
         };
         let mut cx = self.context(None);
         match &unit.target {
@@ -480,8 +488,8 @@ impl Engine {
             let Some(first) = locations.first() else { continue };
             let tx = match shared.visit(probe.id(), first, cx.via.as_ref()) {
                 Visit::First(tx) => tx,
-                Visit::Seen(rx) => {
-                    Self::made_elsewhere(run, rx).await;
+                Visit::Seen(key, rx) => {
+                    Self::made_elsewhere(run, key, rx).await;
                     continue;
                 }
             };
@@ -520,8 +528,8 @@ impl Engine {
             let first = probe.locations(&target).into_iter().next().unwrap_or_else(|| p.follow_up.url.clone());
             let tx = match shared.visit(probe.id(), &first, cx.via.as_ref()) {
                 Visit::First(tx) => tx,
-                Visit::Seen(rx) => {
-                    Self::made_elsewhere(run, rx).await;
+                Visit::Seen(key, rx) => {
+                    Self::made_elsewhere(run, key, rx).await;
                     continue;
                 }
             };
@@ -537,9 +545,13 @@ impl Engine {
     /// A visit this unit would have made was made by another unit of the scan: once its outcome is
     /// there, its documents count in this unit's `documents_elsewhere` and an answer makes the unit
     /// reachable (an issuer unit whose metadata its origin's unit already fetched answered all the
-    /// same). A visit this unit made itself counts nothing more. The outcome is awaited: the unit
-    /// that made the visit only fetches and interprets before reporting it.
-    async fn made_elsewhere(run: &mut UnitRun, mut rx: VisitWatch) {
+    /// same). A visit this unit made itself counts nothing more, and one it already met counts once
+    /// (a URL declared by two of its documents). The outcome is awaited: the unit that made the visit
+    /// only fetches and interprets before reporting it.
+    async fn made_elsewhere(run: &mut UnitRun, key: VisitKey, mut rx: VisitWatch) {
+        if !run.elsewhere.insert(key) {
+            return;
+        }
         // An error means the unit that made the visit was abandoned before its outcome: nothing to add.
         let outcome = rx.wait_for(Option::is_some).await.ok().and_then(|o| o.clone());
         let Some(o) = outcome.filter(|o| o.unit != run.label) else { return };
@@ -761,7 +773,8 @@ impl Engine {
         // Answered without a request: its origin was found unreachable earlier in this unit.
         let not_attempted = meta.failure.is_some() && cx.reach.take_skipped(meta.requested_url.as_str());
         let redirected_out = redirected_out_of_scope(meta);
-        if meta.status.is_some() || redirected_out || redirected_to_private(meta) {
+        let redirected_private = redirected_to_private(meta);
+        if answered(meta) {
             // A redirect out of scope (or into a refused private address) is an answer: the origin
             // responded, the scan declined to follow.
             run.reachable = true;
@@ -819,6 +832,8 @@ impl Engine {
             }
             if redirected_out {
                 t.redirected_out_of_scope += 1;
+            } else if redirected_private {
+                t.redirected_to_private += 1;
             } else if fetch_failed(meta) {
                 t.fetch_failures += 1;
             }
@@ -989,6 +1004,13 @@ fn redirected_to_private(meta: &wellknown_core::FetchMeta) -> bool {
         && !meta.redirect_chain.is_empty()
 }
 
+/// True when the document's server answered: an HTTP status, or a redirect the scan declined to
+/// follow (out of scope, or into a refused private address), whose status is in `redirect_chain`.
+/// An answer makes its unit reachable, whether the unit fetched it or shares the visit.
+fn answered(meta: &wellknown_core::FetchMeta) -> bool {
+    meta.status.is_some() || redirected_out_of_scope(meta) || redirected_to_private(meta)
+}
+
 /// Flag of a [`REDIRECT_RELATION`] candidate whose target the private-address rule refused (a
 /// redirect to `http://169.254.169.254/`, a loopback or an intranet address): recorded, never
 /// requested, verified or scanned as a unit.
@@ -996,12 +1018,12 @@ pub const PRIVATE_ADDRESS_FLAG: &str = "private_address";
 
 /// True when the summary counts the document in `fetch_failures`: no HTTP response (DNS, connect,
 /// TLS, timeout, refusals, not attempted), or a redirect the fetcher cannot follow
-/// (`invalid_redirect`, whose status is kept). A redirect out of scope is counted apart
-/// ([`redirected_out_of_scope`]); other failures after a response (`body_too_large`, a stalled body)
-/// are in neither.
+/// (`invalid_redirect`, whose status is kept). A redirect out of scope or into a refused private
+/// address is an answer, counted apart ([`redirected_out_of_scope`], [`redirected_to_private`]);
+/// other failures after a response (`body_too_large`, a stalled body) are in neither.
 fn fetch_failed(meta: &wellknown_core::FetchMeta) -> bool {
     meta.failure.as_ref().is_some_and(|f| {
-        (meta.status.is_none() && !redirected_out_of_scope(meta))
+        (meta.status.is_none() && !redirected_out_of_scope(meta) && !redirected_to_private(meta))
             || f.class == wellknown_core::FailureClass::InvalidRedirect
     })
 }

@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use tokio::sync::mpsc;
 use url::Url;
 use wellknown_core::{
-    Candidate, CandidateKind, FetchMeta, FetchRequest, FetchResult, Origin, ProbeRegistration, Report, Scope, Target,
-    Timestamp, WellKnownProbe, inventory,
+    Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Origin,
+    ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
 };
 use wellknown_engine::{Clock, Engine, OriginRecord, Record, ScanConfig, Transport};
 
@@ -60,6 +60,10 @@ inventory::submit! { ProbeRegistration::new(&FakeOidc) }
 #[derive(Default)]
 struct FakeNet {
     requested: Mutex<Vec<String>>,
+    /// When set, `https://a.example/.well-known/openid-configuration` answers `302` into an address
+    /// the private-address rule refuses (what the HTTP client reports: no status, the redirect in
+    /// `redirect_chain`, the refused target as `url`, failure `private_address`).
+    redirect_to_private: bool,
 }
 
 #[async_trait]
@@ -70,7 +74,16 @@ impl Transport for FakeNet {
         _in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
     ) -> FetchResult {
         self.requested.lock().unwrap().push(req.url.to_string());
-        let meta = FetchMeta::synthetic(req.url.clone(), Some("application/json"), now());
+        let mut meta = FetchMeta::synthetic(req.url.clone(), Some("application/json"), now());
+        if self.redirect_to_private && req.url.as_str() == "https://a.example/.well-known/openid-configuration" {
+            meta.redirect_chain.push(RedirectHop { url: req.url.clone(), status: 302 });
+            meta.url = Url::parse("http://10.0.0.5/metadata").unwrap();
+            meta.status = None;
+            meta.content_type = None;
+            meta.failure =
+                Some(FetchFailure { class: FailureClass::PrivateAddress, message: "10.0.0.5 is private".into() });
+            return FetchResult { meta, body: Vec::new() };
+        }
         // Every metadata document declares the tenant issuer.
         let body = if req.url.path().ends_with("/.well-known/openid-configuration") {
             b"https://a.example/tenantB".to_vec()
@@ -92,18 +105,17 @@ impl Clock for Fixed {
     }
 }
 
-#[tokio::test]
-async fn issuers_naming_the_same_metadata_are_one_visit_and_each_unit_is_reachable() {
-    let net = Arc::new(FakeNet::default());
+/// Scans the target `a.example` with `issuers` over `net`: every record, in order.
+async fn scan(net: &Arc<FakeNet>, issuers: &[&str]) -> Vec<Record> {
     let targets = vec![Origin::parse_target("a.example").unwrap()];
     let config = ScanConfig {
         scope: Scope::for_targets(&targets),
-        issuers: vec![Url::parse("https://a.example/").unwrap(), Url::parse("https://a.example/tenantB/").unwrap()],
+        issuers: issuers.iter().map(|i| Url::parse(i).unwrap()).collect(),
         verify: false,
         depth: 1,
         ..ScanConfig::default()
     };
-    let engine = Arc::new(Engine::new(Arc::clone(&net) as Arc<dyn Transport>, Arc::new(Fixed), config).unwrap());
+    let engine = Arc::new(Engine::new(Arc::clone(net) as Arc<dyn Transport>, Arc::new(Fixed), config).unwrap());
     let (tx, mut rx) = mpsc::channel(64);
     let h = tokio::spawn(async move { engine.scan(targets, tx).await });
     let mut records = Vec::new();
@@ -111,6 +123,23 @@ async fn issuers_naming_the_same_metadata_are_one_visit_and_each_unit_is_reachab
         records.push(r);
     }
     h.await.unwrap();
+    records
+}
+
+fn units(records: &[Record]) -> Vec<OriginRecord> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Origin(o) => Some(o.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn issuers_naming_the_same_metadata_are_one_visit_and_each_unit_is_reachable() {
+    let net = Arc::new(FakeNet::default());
+    let records = scan(&net, &["https://a.example/", "https://a.example/tenantB/"]).await;
 
     let mut requested = net.requested.lock().unwrap().clone();
     requested.sort();
@@ -124,13 +153,7 @@ async fn issuers_naming_the_same_metadata_are_one_visit_and_each_unit_is_reachab
     );
     let documents = records.iter().filter(|r| matches!(r, Record::Document(_))).count();
     assert_eq!(documents, 2);
-    let units: Vec<OriginRecord> = records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Origin(o) => Some(o.clone()),
-            _ => None,
-        })
-        .collect();
+    let units = units(&records);
     let of = |label: &str| units.iter().find(|u| u.origin == label).unwrap_or_else(|| panic!("{label}: {units:?}"));
     // The origin unit fetched both (the tenant issuer as the follow-up of a mismatch).
     let origin = of("https://a.example");
@@ -142,4 +165,24 @@ async fn issuers_naming_the_same_metadata_are_one_visit_and_each_unit_is_reachab
         assert!(u.failures.is_empty(), "{label}");
     }
     assert_eq!(units.len(), 4, "{units:?}");
+}
+
+#[tokio::test]
+async fn a_shared_visit_redirected_into_a_private_address_is_an_answer_for_every_unit() {
+    let net = Arc::new(FakeNet { redirect_to_private: true, ..FakeNet::default() });
+    let records = scan(&net, &["https://a.example/"]).await;
+    assert_eq!(
+        net.requested.lock().unwrap().as_slice(),
+        ["https://a.example/.well-known/openid-configuration"],
+        "the issuer unit shares the origin unit's visit"
+    );
+    let units = units(&records);
+    let got: Vec<(&str, bool, usize, usize, &[String])> = units
+        .iter()
+        .map(|u| (u.origin.as_str(), u.reachable, u.documents, u.documents_elsewhere, u.failures.as_slice()))
+        .collect();
+    let none: &[String] = &[];
+    assert_eq!(got, [("https://a.example", true, 1, 0, none), ("https://a.example/", true, 0, 1, none)]);
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.redirected_to_private, s.fetch_failures), (1, 0));
 }

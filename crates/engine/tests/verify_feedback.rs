@@ -353,6 +353,41 @@ async fn a_redirect_into_a_private_address_is_recorded_never_requested_nor_scann
         })
         .unwrap();
     assert!(origin.reachable, "the redirect was an answer");
+    assert!(origin.failures.is_empty(), "{origin:?}");
+    // An answer, counted apart: not a fetch failure (robots.txt answered 404).
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!(
+        (s.documents, s.redirected_to_private, s.redirected_out_of_scope, s.fetch_failures, s.reachable, s.unreachable),
+        (2, 1, 0, 0, 1, 0)
+    );
+}
+
+#[tokio::test]
+async fn a_url_declared_twice_and_fetched_by_another_unit_counts_once_elsewhere() {
+    let mut net = FakeNet::default();
+    net.pages.insert("https://a.example/decl.txt".into(), page(200, "follow https://a.example/shared.txt\n"));
+    net.pages.insert("https://a.example/shared.txt".into(), page(200, ""));
+    // b.example declares the URL a.example's unit already fetched, twice.
+    net.pages.insert(
+        "https://b.example/decl.txt".into(),
+        page(200, "follow https://a.example/shared.txt\nfollow https://a.example/shared.txt\n"),
+    );
+    let net = Arc::new(net);
+    // One unit at a time: a.example's unit fetches the shared URL first.
+    let config = ScanConfig { concurrency: 1, verify: false, ..config(&["a.example", "b.example"]) };
+    let records = run(Arc::clone(&net), &["a.example", "b.example"], config).await;
+    let fetched = net.requested().iter().filter(|(_, u)| u == "https://a.example/shared.txt").count();
+    assert_eq!(fetched, 1, "fetched once in the scan");
+    let units: HashMap<String, (bool, usize, usize)> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Origin(o) => Some((o.origin.clone(), (o.reachable, o.documents, o.documents_elsewhere))),
+            _ => None,
+        })
+        .collect();
+    // Documents: robots.txt, decl.txt (and a.example's shared.txt).
+    assert_eq!(units["https://a.example"], (true, 3, 0));
+    assert_eq!(units["https://b.example"], (true, 2, 1), "one document elsewhere, however often declared");
 }
 
 #[tokio::test]

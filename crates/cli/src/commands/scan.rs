@@ -606,7 +606,8 @@ async fn reader_gone(watch: bool) {
 
 /// The summary printed on standard error at the end of a scan: targets (and why the unreachable
 /// ones failed), documents (answered 2xx, recognised by their probe, failed to fetch, and of those
-/// the ones not attempted because their origin was found unreachable), candidates, diagnostics and
+/// the ones not attempted because their origin was found unreachable; redirects not followed, out
+/// of scope or into a refused private address, which are answers), candidates, diagnostics and
 /// time.
 pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<String>)]) -> String {
     let mut classes: Vec<&str> = unreachable.iter().flat_map(|(_, c)| c.iter().map(String::as_str)).collect();
@@ -625,10 +626,14 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
         0 => String::new(),
         n => format!(", {n} redirected out of scope"),
     };
+    let private = match s.redirected_to_private {
+        0 => String::new(),
+        n => format!(", {n} redirected to a private address"),
+    };
     let interrupted = if s.interrupted { " (interrupted)" } else { "" };
     format!(
         "wellknown{interrupted}: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} \
-         failed to fetch{skipped}{redirected}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
+         failed to fetch{skipped}{redirected}{private}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
         s.targets,
         s.reachable,
         s.documents,
