@@ -17,9 +17,13 @@ use crate::report::Report;
 /// Most `duplicate_member` diagnostics listed for one body; the rest are counted in one more.
 pub const MAX_DUPLICATE_DIAGNOSTICS: usize = 100;
 
-/// Most alternate readings built for a body that repeats member names ([`JsonBody::alternates`]):
-/// occurrences after the ninth of one name are counted but not examined.
+/// Most alternate readings keeping occurrence `k` of the repeated names of objects that are in every
+/// reading (k = 0 .. 7): occurrences after the ninth of such a name are counted, not examined.
 pub const MAX_ALTERNATES: usize = 8;
+
+/// Most alternate readings for repeats nested inside an occurrence of another repeated name (see
+/// [`json_dups`]); the occurrences they leave out are counted, not examined.
+pub const MAX_NESTED_ALTERNATES: usize = 8;
 
 /// Result of reading a JSON body: the value (when it parsed) and the diagnostics met on the way.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,11 +34,66 @@ pub struct JsonBody {
     /// `bom`, `not_utf8`, `invalid_utf8`, `html_document`, `invalid_json`, `duplicate_member` as
     /// they apply.
     pub diagnostics: Vec<Diagnostic>,
-    /// When the body repeats a member name in an object: the document as read keeping occurrence
-    /// `k` of every repeated name (k = 0, 1, ...; the first is what a first-wins receiver reads), up
-    /// to the last occurrence minus one and at most [`MAX_ALTERNATES`]. Empty for the usual body.
-    /// Probes examine each so that no published value is hidden (see [`merge_alternate`]).
-    pub alternates: Vec<Value>,
+    /// When the body repeats a member name in an object: the other readings of the document, which
+    /// together with [`JsonBody::value`] hold every occurrence of every member (up to the caps
+    /// [`MAX_ALTERNATES`] and [`MAX_NESTED_ALTERNATES`]; what they leave out is counted in a
+    /// `duplicate_member` diagnostic). Empty for the usual body. Probes examine each so that no
+    /// published value is hidden (see [`merge_alternate`]).
+    pub alternates: Alternates,
+}
+
+/// The alternate readings of a body that repeats member names, built one at a time when iterated
+/// (each is a whole `Value` of the document: a caller examines it and drops it before the next is
+/// built, so at most two parsed copies are alive). Holds a copy of the body and the plan
+/// ([`json_dups::plan`]); iterating parses the body once per reading.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Alternates {
+    body: Vec<u8>,
+    readings: Vec<json_dups::Reading>,
+}
+
+impl Alternates {
+    /// Number of readings.
+    pub fn len(&self) -> usize {
+        self.readings.len()
+    }
+
+    /// True when the body repeats no member name.
+    pub fn is_empty(&self) -> bool {
+        self.readings.is_empty()
+    }
+
+    /// Builds the readings one by one, in plan order.
+    pub fn iter(&self) -> impl Iterator<Item = Value> + '_ {
+        self.readings.iter().filter_map(|r| json_dups::read_reading(&self.body, *r).ok())
+    }
+}
+
+/// Builds each reading when asked for (see [`Alternates`]).
+#[derive(Debug)]
+pub struct AlternatesIter {
+    body: Vec<u8>,
+    readings: std::vec::IntoIter<json_dups::Reading>,
+}
+
+impl Iterator for AlternatesIter {
+    type Item = Value;
+    fn next(&mut self) -> Option<Value> {
+        for r in self.readings.by_ref() {
+            if let Ok(v) = json_dups::read_reading(&self.body, r) {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+impl IntoIterator for Alternates {
+    type Item = Value;
+    type IntoIter = AlternatesIter;
+    fn into_iter(self) -> AlternatesIter {
+        AlternatesIter { body: self.body, readings: self.readings.into_iter() }
+    }
 }
 
 /// Parses a JSON body (RFC 8259). A UTF-8 BOM is diagnosed (`bom`, error: RFC 8259 section 8.1 says
@@ -43,7 +102,7 @@ pub struct JsonBody {
 /// the report is about the content; an HTML page is diagnosed `html_document` and not parsed;
 /// malformed JSON is `invalid_json` with its line and column. A member name repeated in one object
 /// is `duplicate_member` (error, RFC 8259 section 4, pointer of the member, at most
-/// [`MAX_DUPLICATE_DIAGNOSTICS`] listed), and the earlier occurrences are kept in
+/// [`MAX_DUPLICATE_DIAGNOSTICS`] listed), and the other occurrences are read in
 /// [`JsonBody::alternates`]. Never panics; serde_json's recursion limit bounds nesting depth.
 pub fn parse_json_body(body: &[u8]) -> JsonBody {
     let mut diagnostics = Vec::new();
@@ -80,7 +139,7 @@ pub fn parse_json_body(body: &[u8]) -> JsonBody {
             "an HTML page was served instead of a JSON document",
             Some(Locator::Line(1)),
         ));
-        return JsonBody { value: None, diagnostics, alternates: Vec::new() };
+        return JsonBody { value: None, diagnostics, alternates: Alternates::default() };
     }
     if std::str::from_utf8(rest).is_err() {
         diagnostics.push(Diagnostic::error(
@@ -89,17 +148,14 @@ pub fn parse_json_body(body: &[u8]) -> JsonBody {
             None,
         ));
     }
-    match json_dups::read(rest) {
+    match json_dups::read(rest, MAX_DUPLICATE_DIAGNOSTICS) {
         Ok((v, repeats)) => {
-            let mut alternates = Vec::new();
-            if !repeats.is_empty() {
-                duplicate_diagnostics(&mut diagnostics, &repeats);
-                let most = repeats.iter().map(|r| r.count).max().unwrap_or(0);
-                for k in 0..most.saturating_sub(1).min(MAX_ALTERNATES) {
-                    if let Ok(alt) = json_dups::read_keeping(rest, k) {
-                        alternates.push(alt);
-                    }
-                }
+            let mut alternates = Alternates::default();
+            if repeats.total > 0 {
+                // The body parsed, so planning (the same parser) does too.
+                let plan = json_dups::plan(rest, MAX_ALTERNATES, MAX_NESTED_ALTERNATES).unwrap_or_default();
+                duplicate_diagnostics(&mut diagnostics, &repeats, plan.unexamined);
+                alternates = Alternates { body: rest.to_vec(), readings: plan.readings };
             }
             JsonBody { value: Some(v), diagnostics, alternates }
         }
@@ -110,37 +166,44 @@ pub fn parse_json_body(body: &[u8]) -> JsonBody {
                 format!("malformed JSON: {e}"),
                 Some(Locator::Line(line.max(1))),
             ));
-            JsonBody { value: None, diagnostics, alternates: Vec::new() }
+            JsonBody { value: None, diagnostics, alternates: Alternates::default() }
         }
     }
 }
 
-/// One `duplicate_member` per repeated name and object, at most [`MAX_DUPLICATE_DIAGNOSTICS`].
-fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &[json_dups::Repeated]) {
-    for r in repeats.iter().take(MAX_DUPLICATE_DIAGNOSTICS) {
+/// One `duplicate_member` per repeated name and object, at most [`MAX_DUPLICATE_DIAGNOSTICS`], one
+/// counting the rest, and one counting the occurrences no reading holds (`unexamined`).
+fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &json_dups::Repeats, unexamined: usize) {
+    for r in &repeats.listed {
         let name = r.pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
-        let unexamined = if r.count > MAX_ALTERNATES + 1 {
-            format!("; occurrences after the {} were not examined", MAX_ALTERNATES + 1)
-        } else {
-            String::new()
-        };
         diagnostics.push(Diagnostic::error(
             codes::DUPLICATE_MEMBER,
             format!(
                 "member name {name:?} occurs {} times in one object: names SHOULD be unique and receivers \
-                 disagree on which value counts (RFC 8259 section 4); the last is read, and every \
-                 occurrence is examined{unexamined}",
+                 disagree on which value counts (RFC 8259 section 4); the last is read, and the others \
+                 are examined in alternate readings of the document",
                 r.count
             ),
             at(r.pointer.clone()),
         ));
     }
-    if repeats.len() > MAX_DUPLICATE_DIAGNOSTICS {
+    if repeats.total > repeats.listed.len() {
         diagnostics.push(Diagnostic::error(
             codes::DUPLICATE_MEMBER,
             format!(
                 "{} more repeated member names not listed (RFC 8259 section 4)",
-                repeats.len() - MAX_DUPLICATE_DIAGNOSTICS
+                repeats.total - repeats.listed.len()
+            ),
+            None,
+        ));
+    }
+    if unexamined > 0 {
+        diagnostics.push(Diagnostic::error(
+            codes::DUPLICATE_MEMBER,
+            format!(
+                "{unexamined} occurrences of repeated member names were not examined: readings are capped \
+                 at {MAX_ALTERNATES} keeping an earlier occurrence and {MAX_NESTED_ALTERNATES} for repeats \
+                 inside another repeated member's value, so what those occurrences hold is not reported"
             ),
             None,
         ));
@@ -150,7 +213,7 @@ fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &[json_dups
 /// Adds to `into` what reading an alternate (see [`JsonBody::alternates`]) found that `into` lacks:
 /// diagnostics (same code, message and locator), candidates (same kind, relation, value, locator and
 /// hints; so a key that signs another app there is kept with that app) and follow-ups. Facts and
-/// kind stay `into`'s. Linear in the sizes of both reports.
+/// kind stay `into`'s. Linear in the sizes of both reports (hash sets of what `into` holds).
 pub fn merge_alternate(into: &mut Report, from: Report) {
     let diag_key = |d: &Diagnostic| (d.code.clone(), d.message.clone(), d.locator.clone());
     let mut diags: HashSet<_> = into.errors.iter().chain(&into.warnings).map(diag_key).collect();
@@ -169,8 +232,10 @@ pub fn merge_alternate(into: &mut Report, from: Report) {
             into.candidate(c.to_candidate());
         }
     }
+    let follow_key = |f: &crate::report::FollowUp| (f.probe.clone(), f.url.as_str().to_string(), f.role.clone());
+    let mut follows: HashSet<_> = into.follow_ups.iter().map(follow_key).collect();
     for f in from.follow_ups {
-        if !into.follow_ups.contains(&f) {
+        if follows.insert(follow_key(&f)) {
             into.follow_ups.push(f);
         }
     }
@@ -280,10 +345,12 @@ mod tests {
         assert_eq!(r.diagnostics[0].code, "duplicate_member");
         assert_eq!(r.diagnostics[0].locator, at("/keys"));
         assert!(r.diagnostics[0].message.contains("\"keys\" occurs 2 times"), "{}", r.diagnostics[0].message);
-        assert_eq!(r.alternates, vec![serde_json::json!({"keys": [{"kty": "oct", "k": "c2VjcmV0"}]})]);
+        let alternates: Vec<Value> = r.alternates.iter().collect();
+        assert_eq!(alternates, vec![serde_json::json!({"keys": [{"kty": "oct", "k": "c2VjcmV0"}]})]);
         // Three occurrences: two alternates; none for a clean body.
         let r = parse_json_body(br#"{"a":1,"a":2,"a":3,"b":{"c":1,"c":2}}"#);
-        assert_eq!(r.alternates, vec![serde_json::json!({"a":1,"b":{"c":1}}), serde_json::json!({"a":2,"b":{"c":2}})]);
+        let alternates: Vec<Value> = r.alternates.clone().into_iter().collect();
+        assert_eq!(alternates, vec![serde_json::json!({"a":1,"b":{"c":1}}), serde_json::json!({"a":2,"b":{"c":2}})]);
         let pointers: Vec<_> = r.diagnostics.iter().map(|d| d.locator.clone()).collect();
         assert_eq!(pointers, vec![at("/b/c"), at("/a")]);
         assert!(parse_json_body(br#"{"a":{"a":1}}"#).alternates.is_empty());
@@ -298,8 +365,16 @@ mod tests {
         body.push_str(&"\"z\":0,".repeat(20));
         body.push_str("\"end\":0}");
         let r = parse_json_body(body.as_bytes());
-        assert_eq!(r.diagnostics.len(), MAX_DUPLICATE_DIAGNOSTICS + 1);
+        assert_eq!(r.diagnostics.len(), MAX_DUPLICATE_DIAGNOSTICS + 2);
         assert!(r.diagnostics[MAX_DUPLICATE_DIAGNOSTICS].message.starts_with("51 more"));
+        // "z" 20 times: occurrences 0-7 and 19 are read, 8-18 are not.
+        let capped = &r.diagnostics[MAX_DUPLICATE_DIAGNOSTICS + 1];
+        assert!(
+            capped.message.starts_with("11 occurrences of repeated member names were not examined"),
+            "{}",
+            capped.message
+        );
+        assert_eq!(capped.locator, None);
         assert_eq!(r.alternates.len(), MAX_ALTERNATES);
     }
 
@@ -338,6 +413,36 @@ mod tests {
         assert_eq!(main.candidates.len(), 2);
         assert_eq!(main.candidates.get(1).unwrap().hint("app"), Some("two"));
         assert_eq!(main.follow_ups.len(), 1);
+    }
+
+    #[test]
+    fn nested_repeat_in_a_replaced_occurrence_is_an_alternate() {
+        // Review 4 finding 4: the inner "oct" key was in no reading.
+        let r =
+            parse_json_body(br#"{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB","k":"c2VjcmV0","kty":"oct"}],"keys":[]}"#);
+        assert_eq!(r.value, Some(serde_json::json!({"keys": []})));
+        let kty: Vec<Value> = r.alternates.iter().map(|v| v["keys"][0]["kty"].clone()).collect();
+        assert!(kty.contains(&Value::from("oct")) && kty.contains(&Value::from("RSA")), "{kty:?}");
+        let pointers: Vec<_> = r.diagnostics.iter().map(|d| d.locator.clone()).collect();
+        assert_eq!(pointers, vec![at("/keys/0/kty"), at("/keys")]);
+    }
+
+    #[test]
+    fn merge_alternate_follow_ups_by_hash() {
+        // Review 4 finding 2: 23,000 includes were compared pairwise (quadratic); now a hash set.
+        let url = url::Url::parse("https://a.example/x").unwrap();
+        let mut main = Report::new("p", &url, "k");
+        let mut alt = Report::new("p", &url, "k");
+        for i in 0..23_000 {
+            let u = url::Url::parse(&format!("https://a.example/{i}.json")).unwrap();
+            main.follow_up("p", u.clone(), "include");
+            alt.follow_up("p", u.clone(), "include");
+            alt.follow_up("p", u, "other_role");
+        }
+        merge_alternate(&mut main, alt);
+        assert_eq!(main.follow_ups.len(), 46_000);
+        assert_eq!(main.follow_ups[23_000].role, "other_role");
+        assert_eq!(main.follow_ups[23_000].url.as_str(), "https://a.example/0.json");
     }
 
     #[test]

@@ -292,6 +292,20 @@ mod tests {
     }
 
     #[test]
+    fn a_repeat_inside_a_replaced_keys_member_is_read() {
+        // Review 4 finding 4: the inner repeated `kty` under a repeated `keys` hid the secret key.
+        let r = run(r#"{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB","k":"c2VjcmV0","kty":"oct"}],"keys":[]}"#);
+        let codes: Vec<&str> = r.errors.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, vec!["duplicate_member", "duplicate_member", "private_key_material"]);
+        assert_eq!(r.errors[0].locator, at("/keys/0/kty"));
+        assert_eq!(r.errors[1].locator, at("/keys"));
+        assert_eq!(r.errors[2].locator, at("/keys/0/k"));
+        let kty: Vec<&str> = r.candidates.iter().filter_map(|c| c.hint("kty")).collect();
+        assert_eq!(kty, vec!["RSA", "oct"]);
+        assert_eq!(r.facts["key_count"], 0);
+    }
+
+    #[test]
     fn malformed_sets() {
         assert!(run(r#"{"kty":"EC","d":"x"}"#).has_code("missing_keys"));
         assert!(run(r#"{"kty":"EC","d":"x"}"#).has_code("private_key_material"));

@@ -146,3 +146,16 @@ fn duplicate_applinks_hides_nothing() {
     assert_eq!(r.values(CandidateKind::App).collect::<Vec<_>>(), ["apple:ABCDE12345.com.evil"]);
     assert_eq!(r.values(CandidateKind::Path).collect::<Vec<_>>(), ["/pay/*"]);
 }
+
+/// A repeated `appIDs` inside a repeated `applinks`: the app of every occurrence is a candidate
+/// (review 4 finding 4: the inner first occurrence was in no reading).
+#[test]
+fn nested_repeat_inside_a_replaced_applinks_hides_nothing() {
+    let r = run(
+        r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.evil"],"appIDs":["ABCDE12345.com.other"],"components":[{"/":"/pay/*"}]}]},"applinks":{"details":[]}}"#,
+    );
+    let mut apps: Vec<&str> = r.values(CandidateKind::App).collect();
+    apps.sort_unstable();
+    assert_eq!(apps, ["apple:ABCDE12345.com.evil", "apple:ABCDE12345.com.other"]);
+    assert_eq!(r.values(CandidateKind::Path).collect::<Vec<_>>(), ["/pay/*"]);
+}

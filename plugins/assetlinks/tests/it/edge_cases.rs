@@ -217,3 +217,23 @@ fn duplicate_members_keep_every_app_and_key_pairing() {
     assert_eq!(key_apps, [(key.as_str(), Some("android:com.good")), (key.as_str(), Some("android:com.evil"))]);
     assert_eq!(r.facts["statements"], 1);
 }
+
+/// 23,000 includes next to a repeated name (a 1 MB list): every include is one follow-up, and the
+/// alternate reading's follow-ups are merged through a hash set (review 4 finding 2: the merge was
+/// quadratic).
+#[test]
+fn many_includes_with_a_repeated_name() {
+    let mut body =
+        String::from(r#"[{"include":"https://a.example/dup.json","include":"https://a.example/first.json"}"#);
+    for i in 0..23_000 {
+        body.push_str(&format!(r#",{{"include":"https://a.example/{i}.json"}}"#));
+    }
+    body.push(']');
+    let r = run(&body);
+    assert_eq!(r.facts["statements"], 23_001);
+    assert_eq!(r.follow_ups.len(), 23_002);
+    assert_eq!(r.follow_ups[0].url.as_str(), "https://a.example/first.json");
+    assert_eq!(r.follow_ups[23_000].url.as_str(), "https://a.example/22999.json");
+    assert_eq!(r.follow_ups[23_001].url.as_str(), "https://a.example/dup.json");
+    assert!(r.follow_ups.iter().all(|f| f.role == "include"));
+}
