@@ -117,6 +117,14 @@ pub fn latest_verifications(g: &GraphData) -> HashMap<i64, &StoredVerification> 
     out
 }
 
+/// True when a fetch could have listed the document's relations: a 2xx read in full and recognised
+/// as the document the probe expects. A body cut at the size cap or a page of another kind (kind
+/// `invalid`: a soft-404 HTML page where a sitemap or a JSON document was expected) says nothing of
+/// what the document declares, so it withdraws nothing: it counts as no answer.
+fn read_in_full(d: &DocumentRow) -> bool {
+    d.answered() && !d.truncated && d.kind.as_deref() != Some("invalid")
+}
+
 /// Scores every relation of the graph at instant `now`.
 pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
     let docs: HashMap<i64, &DocumentRow> = g.documents.iter().map(|d| (d.id, d)).collect();
@@ -124,7 +132,7 @@ pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
     let mut observed: HashMap<DocKey<'_>, HashMap<ScanId, bool>> = HashMap::new();
     for d in &g.documents {
         let e = observed.entry(doc_key(d)).or_default().entry(d.scan).or_insert(false);
-        *e |= d.answered();
+        *e |= read_in_full(d);
     }
     let mut by_relation: HashMap<i64, Vec<&crate::model::EvidenceRow>> = HashMap::new();
     for e in &g.evidence {

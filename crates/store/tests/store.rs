@@ -318,6 +318,22 @@ fn a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails() {
     // day + 0.25 for `auth_required`.
     let admin = score_of(&g, "https://a.example/admin/");
     assert_eq!((admin.state, admin.confidence), (Declaration::Unanswered, 0.499));
+    // A later fetch that answered 200 but was cut at the size cap or was not the expected document
+    // (a soft-404 page: kind `invalid`) says nothing of what the document declares: the relation
+    // listed in scan 2 stays `unanswered`, it is not withdrawn.
+    let t35 = "2026-11-03T12:00:00Z";
+    let mut cut = doc(ROBOTS, "robots", Some(200), t35);
+    let mut soft = doc(SEC, "security.txt", Some(200), t35);
+    if let (Record::Document(c), Record::Document(sp)) = (&mut cut, &mut soft) {
+        c.truncated = true;
+        sp.kind = Some("invalid".into());
+    }
+    let later = s.begin_scan(t(t35), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(later, &writes(&[cut, soft, done("https://a.example")])).unwrap();
+    let g = s.load().unwrap();
+    assert_eq!(score_of(&g, "https://a.example/admin/").state, Declaration::Unanswered);
+    assert_eq!(score_of(&g, "mailto:sec@a.example").state, Declaration::Unanswered);
+    assert_eq!(score_of(&g, "https://a.example/sitemap.xml").state, Declaration::Withdrawn);
     // Listed again in scan 4: listed.
     let t4 = "2026-11-04T00:00:00Z";
     let four = s.begin_scan(t(t4), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
