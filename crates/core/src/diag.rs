@@ -92,7 +92,8 @@ pub mod codes {
     /// The body is UTF-16 or UTF-32, not UTF-8 (the encoding is named; the text is decoded and read).
     pub const NOT_UTF8: &str = "not_utf8";
     /// A member name occurs more than once in one JSON object (RFC 8259 section 4); every occurrence
-    /// is examined.
+    /// is examined in an alternate reading (beyond the reading caps, the occurrences left out are
+    /// counted); a warning, an error for a JWK Set (RFC 7517).
     pub const DUPLICATE_MEMBER: &str = "duplicate_member";
     /// The body is not well-formed JSON (RFC 8259).
     pub const INVALID_JSON: &str = "invalid_json";

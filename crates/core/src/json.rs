@@ -101,7 +101,9 @@ impl IntoIterator for Alternates {
 /// is `not_utf8` (error naming the encoding; section 8.1 requires UTF-8) and decoded, so the rest of
 /// the report is about the content; an HTML page is diagnosed `html_document` and not parsed;
 /// malformed JSON is `invalid_json` with its line and column. A member name repeated in one object
-/// is `duplicate_member` (error, RFC 8259 section 4, pointer of the member, at most
+/// is `duplicate_member` (a warning: RFC 8259 section 4 only says names SHOULD be unique; a format
+/// that requires unique names makes it an error with [`JsonBody::duplicates_as_errors`]; pointer of
+/// the member, at most
 /// [`MAX_DUPLICATE_DIAGNOSTICS`] listed), and the other occurrences are read in
 /// [`JsonBody::alternates`]. Never panics; serde_json's recursion limit bounds nesting depth.
 pub fn parse_json_body(body: &[u8]) -> JsonBody {
@@ -176,7 +178,7 @@ pub fn parse_json_body(body: &[u8]) -> JsonBody {
 fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &json_dups::Repeats, unexamined: usize) {
     for r in &repeats.listed {
         let name = r.pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
-        diagnostics.push(Diagnostic::error(
+        diagnostics.push(Diagnostic::warning(
             codes::DUPLICATE_MEMBER,
             format!(
                 "member name {name:?} occurs {} times in one object: names SHOULD be unique and receivers \
@@ -188,7 +190,7 @@ fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &json_dups:
         ));
     }
     if repeats.total > repeats.listed.len() {
-        diagnostics.push(Diagnostic::error(
+        diagnostics.push(Diagnostic::warning(
             codes::DUPLICATE_MEMBER,
             format!(
                 "{} more repeated member names not listed (RFC 8259 section 4)",
@@ -198,7 +200,7 @@ fn duplicate_diagnostics(diagnostics: &mut Vec<Diagnostic>, repeats: &json_dups:
         ));
     }
     if unexamined > 0 {
-        diagnostics.push(Diagnostic::error(
+        diagnostics.push(Diagnostic::warning(
             codes::DUPLICATE_MEMBER,
             format!(
                 "{unexamined} occurrences of repeated member names were not examined: readings are capped \
@@ -262,6 +264,18 @@ pub fn at(p: impl Into<String>) -> Option<Locator> {
 }
 
 impl JsonBody {
+    /// Makes the `duplicate_member` diagnostics errors, for a format whose specification requires
+    /// unique member names (a JWK and a JWK Set: RFC 7517 sections 4 and 5, "MUST be unique");
+    /// RFC 8259 section 4 alone says SHOULD, so [`parse_json_body`] reports them as warnings.
+    pub fn duplicates_as_errors(mut self) -> JsonBody {
+        for d in &mut self.diagnostics {
+            if d.code == codes::DUPLICATE_MEMBER {
+                d.severity = crate::diag::Severity::Error;
+            }
+        }
+        self
+    }
+
     /// Reports an HTML page as `invalid_json` instead of `html_document` (same message and locator),
     /// for documents whose validators treat a soft 404 as plain malformed JSON (assetlinks.json,
     /// apple-app-site-association). Other diagnostics are kept as they are.
@@ -338,11 +352,14 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_members_are_errors_and_alternates_keep_earlier_values() {
+    fn duplicate_members_are_warnings_and_alternates_keep_earlier_values() {
         let r = parse_json_body(br#"{"keys":[{"kty":"oct","k":"c2VjcmV0"}],"keys":[{"kty":"RSA"}]}"#);
         assert_eq!(r.value, Some(serde_json::json!({"keys": [{"kty": "RSA"}]})));
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.diagnostics[0].code, "duplicate_member");
+        assert_eq!(r.diagnostics[0].severity, crate::diag::Severity::Warning);
+        let strict = r.clone().duplicates_as_errors();
+        assert_eq!(strict.diagnostics[0].severity, crate::diag::Severity::Error);
         assert_eq!(r.diagnostics[0].locator, at("/keys"));
         assert!(r.diagnostics[0].message.contains("\"keys\" occurs 2 times"), "{}", r.diagnostics[0].message);
         let alternates: Vec<Value> = r.alternates.iter().collect();

@@ -70,8 +70,8 @@ pub fn jwk_thumbprint(jwk: &Map<String, Value>) -> Option<String> {
 /// `invalid_json`, `not_json_object`, `too_large`; `missing_keys` / `invalid_keys` (section 5.1);
 /// `invalid_jwk` (a key that is not an object, lacks `kty` or the members its thumbprint needs);
 /// `unknown_kty` (warning; the key is kept out of the candidates); `invalid_x5c` (section 4.7);
-/// `private_key_material`; the shared `duplicate_member` (RFC 7517 sections 4 and 5: member names
-/// MUST be unique), after which every occurrence of the repeated member is read too.
+/// `private_key_material`; the shared `duplicate_member`, an error here (RFC 7517 sections 4 and 5:
+/// member names MUST be unique), after which every occurrence of the repeated member is read too.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(PROBE_ID, &meta.url, PROBE_ID);
     match meta.content_type.as_deref().and_then(MediaType::parse) {
@@ -86,7 +86,8 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     if meta.truncated || body.len() > MAX_BODY_BYTES {
         report.error(codes::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
-    let parsed = parse_json_body(body);
+    // RFC 7517 sections 4 and 5: member names MUST be unique in a JWK and a JWK Set.
+    let parsed = parse_json_body(body).duplicates_as_errors();
     for d in parsed.diagnostics {
         report.push(d);
     }
