@@ -21,6 +21,9 @@ pub struct Line {
     pub number: u32,
     /// The text, without CR LF / LF.
     pub text: String,
+    /// True when a lone CR (not followed by LF) ended the line ([`split_lines`]): for OpenPGP the
+    /// line goes on, the CR and the next line's text are part of it (RFC 4880 section 7.1).
+    pub lone_cr: bool,
 }
 
 /// A cleartext-signed security.txt: the signed text and the armored signature (RFC 4880 section 7).
@@ -28,7 +31,9 @@ pub struct Line {
 pub struct SignedDocument {
     /// Hash algorithms named by the `Hash:` armor headers (e.g. `SHA256`), as written.
     pub hash_headers: Vec<String>,
-    /// The signed lines, dash-unescaped (`- ` removed), without line endings, in order.
+    /// The signed lines as OpenPGP reads them (ended by LF or CR LF only: a lone CR stays inside
+    /// its line, as written), dash-unescaped (`- ` removed from the start of each), without line
+    /// endings, in order.
     pub lines: Vec<String>,
     /// 1-based body line number of the first signed line.
     pub first_line: u32,
@@ -38,9 +43,10 @@ pub struct SignedDocument {
 }
 
 impl SignedDocument {
-    /// The bytes the signature covers (RFC 4880 section 7.1): the dash-unescaped lines with trailing
-    /// spaces and tabs removed, joined with CR LF; the line ending before the signature armor is not
-    /// part of the signed text.
+    /// The bytes the signature covers (RFC 4880 section 7.1, RFC 9116 section 2.3): the
+    /// dash-unescaped lines with trailing spaces and tabs removed, joined with CR LF; the line
+    /// ending before the signature armor is not part of the signed text. A lone CR inside a line is
+    /// kept as written (only LF and CR LF end a line of the cleartext).
     pub fn signed_text(&self) -> String {
         let mut out = String::new();
         for (i, line) in self.lines.iter().enumerate() {
@@ -80,11 +86,12 @@ pub fn split_lines(text: &str) -> (Vec<Line>, bool) {
         match rest.find(['\n', '\r']) {
             Some(i) => {
                 let after = if rest.get(i..i + 2) == Some("\r\n") { i + 2 } else { i + 1 };
-                out.push(Line { number, text: rest.get(..i).unwrap_or_default().to_string() });
+                let lone_cr = after == i + 1 && rest.get(i..=i) == Some("\r");
+                out.push(Line { number, text: rest.get(..i).unwrap_or_default().to_string(), lone_cr });
                 rest = rest.get(after..).unwrap_or_default();
             }
             None => {
-                out.push(Line { number, text: rest.to_string() });
+                out.push(Line { number, text: rest.to_string(), lone_cr: false });
                 return (out, false);
             }
         }
@@ -164,13 +171,28 @@ pub fn split(lines: Vec<Line>) -> Envelope {
     // Signed text up to the signature armor.
     let first_line = lines.get(i).map_or_else(|| lines.last().map_or(1, |l| l.number + 1), |l| l.number);
     let mut doc_lines = Vec::new();
-    let mut signed_lines = Vec::new();
+    let mut signed_lines: Vec<String> = Vec::new();
     let mut sig_start = None;
+    // True when the previous line ended with a lone CR: this one goes on the same OpenPGP line.
+    let mut continued = false;
     while let Some(l) = lines.get(i) {
         if is_marker(&l.text, BEGIN_SIGNATURE) {
             sig_start = Some(i);
             break;
         }
+        if continued {
+            // Not the start of an OpenPGP line: neither dash-escaped nor unescaped; the signed text
+            // keeps the CR and the text as written.
+            if let Some(last) = signed_lines.last_mut() {
+                last.push('\r');
+                last.push_str(&l.text);
+            }
+            continued = l.lone_cr;
+            doc_lines.push(l.clone());
+            i += 1;
+            continue;
+        }
+        continued = l.lone_cr;
         let text = if let Some(rest) = l.text.strip_prefix("- ") {
             rest.to_string()
         } else {
@@ -183,7 +205,7 @@ pub fn split(lines: Vec<Line>) -> Envelope {
             l.text.clone()
         };
         signed_lines.push(text.clone());
-        doc_lines.push(Line { number: l.number, text });
+        doc_lines.push(Line { number: l.number, text, lone_cr: l.lone_cr });
         i += 1;
     }
     let mut signature_armor = String::new();
@@ -333,6 +355,33 @@ mod tests {
         assert_eq!(e.lines.iter().map(|l| l.number).collect::<Vec<_>>(), vec![4, 5, 6]);
         assert!(s.signature_armor.starts_with(BEGIN_SIGNATURE));
         assert!(s.signature_armor.ends_with("-----END PGP SIGNATURE-----\n"));
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_field_line_but_stays_inside_the_signed_line() {
+        let body = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nContact: mailto:a@example.com\r- x \rExpires: 2027-01-01T00:00:00Z \n- -- dashed\n-----BEGIN PGP SIGNATURE-----\n\niHUE\n-----END PGP SIGNATURE-----\n";
+        let (l, _) = split_lines(body);
+        let flags: Vec<(u32, bool)> = l.iter().take(7).map(|l| (l.number, l.lone_cr)).collect();
+        assert_eq!(flags, [(1, false), (2, false), (3, false), (4, true), (5, true), (6, false), (7, false)]);
+        let e = split(l);
+        // `- x` follows a lone CR: not the start of an OpenPGP line, so neither unescaped nor diagnosed.
+        assert!(e.diagnostics.is_empty(), "{:?}", e.diagnostics);
+        let fields: Vec<(u32, &str)> = e.lines.iter().map(|l| (l.number, l.text.as_str())).collect();
+        assert_eq!(
+            fields,
+            [
+                (4, "Contact: mailto:a@example.com"),
+                (5, "- x "),
+                (6, "Expires: 2027-01-01T00:00:00Z "),
+                (7, "-- dashed")
+            ]
+        );
+        let s = e.signed.expect("signed");
+        assert_eq!(s.lines, ["Contact: mailto:a@example.com\r- x \rExpires: 2027-01-01T00:00:00Z ", "-- dashed"]);
+        assert_eq!(
+            s.signed_text().as_bytes(),
+            b"Contact: mailto:a@example.com\r- x \rExpires: 2027-01-01T00:00:00Z\r\n-- dashed"
+        );
     }
 
     #[test]

@@ -310,6 +310,19 @@ fn unknown_fields_are_listed_up_to_the_cap_and_counted() {
 }
 
 #[test]
+fn a_signed_file_with_lone_crs_reads_the_fields_apart() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cr_in_signed_line.txt");
+    let r = run(&std::fs::read_to_string(path).expect("fixture"));
+    // `- not a dash escape` (after a lone CR: signed as written) is no field.
+    assert_eq!(errors(&r), vec!["cr_line_ending", "invalid_line"]);
+    assert_eq!(line_of(&r, "cr_line_ending"), Some(Locator::Line(4)));
+    assert_eq!(line_of(&r, "invalid_line"), Some(Locator::Line(5)));
+    assert_eq!(r.values(CandidateKind::Contact).collect::<Vec<_>>(), vec!["mailto:security@example.com"]);
+    assert_eq!(r.facts["expires"], "2027-01-01T00:00:00Z");
+    assert_eq!(r.facts["signed"], true);
+}
+
+#[test]
 fn signed_file_without_key_and_without_canonical() {
     let body = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nContact: https://example.com/s\nExpires: 2027-06-30T23:00:00Z\n-----BEGIN PGP SIGNATURE-----\n\niHUEARYIAB0WIQT+l9/CBWJRsQYWZkXkxtRLG7LcHQUC\n=abcd\n-----END PGP SIGNATURE-----\n";
     let r = run(body);

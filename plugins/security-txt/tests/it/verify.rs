@@ -37,6 +37,28 @@ fn verifies_and_is_line_ending_agnostic() {
     assert_eq!(verify(&signed_doc(&spaced), key.as_bytes()).as_str(), "verified");
 }
 
+/// A file signed by GnuPG whose first signed line holds lone CRs (tests/data/README.md): GnuPG
+/// ends cleartext lines at LF only, so the CRs are signed text; the fields are still read apart.
+#[test]
+fn a_lone_cr_inside_a_signed_line_is_signed_text() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let body = std::fs::read_to_string(data.join("cr_in_signed_line.txt")).expect("fixture");
+    let key = std::fs::read_to_string(data.join("cr_in_signed_line.key.asc")).expect("key");
+    let doc = signed_doc(&body);
+    assert_eq!(
+        doc.signed_text(),
+        "Contact: mailto:security@example.com\r- not a dash escape\rExpires: 2027-01-01T00:00:00.000Z\r\n\
+         Preferred-Languages: en"
+    );
+    assert_eq!(
+        verify(&doc, key.as_bytes()),
+        SignatureStatus::Verified { fingerprint: "20807831AE9C859B26884F8192380EDFA48C983C".into() }
+    );
+    // The CR is covered: the same text with CR LF there is another text.
+    let moved = body.replacen("example.com\r-", "example.com\r\n-", 1);
+    assert!(matches!(verify(&signed_doc(&moved), key.as_bytes()), SignatureStatus::Failed { .. }));
+}
+
 #[test]
 fn altered_text_or_signature_fails() {
     let key = example_key();
