@@ -12,7 +12,8 @@ use crate::args::ScanArgs;
 use crate::values::{self, Given};
 
 /// Every scan setting. Keys are the same in the TOML file, as `WELLKNOWN_<KEY>` environment variables
-/// (lists written `[a, b]`, or as one value or values separated by commas), and as `--<key>` flags
+/// (lists written `[a, b]`, or as one value; the variables of [`COMMA_LISTS`] also take values
+/// separated by commas), and as `--<key>` flags
 /// (with `-` for `_`). Numbers are read as given and judged against their range, and lists read,
 /// by [`crate::values`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,7 +37,7 @@ pub struct Settings {
     /// User-Agent header (default `wellknown/<version> (+<project URL>)`).
     pub user_agent: Option<String>,
     /// `HOST:PORT:ADDR` DNS overrides.
-    #[serde(deserialize_with = "values::de_entries")]
+    #[serde(deserialize_with = "values::de_list")]
     pub resolve: Vec<String>,
     /// `HOST:PORT:CONNECT_HOST:CONNECT_PORT` connection overrides (empty HOST = any host).
     #[serde(deserialize_with = "values::de_list")]
@@ -186,8 +187,34 @@ pub fn load(args: &ScanArgs) -> Result<Settings, String> {
     for name in unknown_env_vars(&known) {
         crate::note!("wellknown: warning: ignoring environment variable {name}: no setting of that name");
     }
-    let env = Env::prefixed(ENV_PREFIX).filter(move |k| known.iter().any(|n| k == n.as_str()));
-    fig.merge(env).merge(Serialized::defaults(o)).extract().map_err(|e| describe(e, file.as_deref()))
+    let split = comma_lists_from_env();
+    let split_keys: Vec<String> = split.keys().cloned().collect();
+    let env = Env::prefixed(ENV_PREFIX)
+        .filter(move |k| known.iter().any(|n| k == n.as_str()) && !split_keys.iter().any(|n| k == n.as_str()));
+    fig.merge(env)
+        .merge(Serialized::defaults(split))
+        .merge(Serialized::defaults(o))
+        .extract()
+        .map_err(|e| describe(e, file.as_deref()))
+}
+
+/// The list settings whose `WELLKNOWN_<KEY>` variable also takes values separated by commas
+/// (`WELLKNOWN_SCOPE=*.example.com,!admin.example.com`): their entries never hold a comma. Other
+/// list settings take one value per variable without brackets (an issuer URL or a file name may
+/// hold a comma), or the list form `[a, b]`; the configuration file's text is always one entry.
+pub const COMMA_LISTS: [&str; 3] = ["scope", "probes", "connect_to"];
+
+/// The [`COMMA_LISTS`] variables set without brackets, split at commas ([`values::split_env_list`]),
+/// by setting key; a variable named in several cases is read as [`env_var_name`] names it.
+fn comma_lists_from_env() -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for key in COMMA_LISTS {
+        let name = env_var_name(key);
+        if let Some(entries) = std::env::var(&name).ok().and_then(|v| values::split_env_list(&v)) {
+            out.insert(key.to_string(), entries);
+        }
+    }
+    out
 }
 
 /// Prefix of the environment variables read as settings.

@@ -125,8 +125,11 @@ impl StoredPlan {
 
 /// An `--issuer` as the scan uses it: the URL without a user name or password (RFC 3986 section
 /// 3.2.1 deprecates `user:password@`; like a target's, they are never sent, recorded or stored), and
-/// whether it had them. The rest is kept exactly as given: clients compare issuers as strings
-/// (OpenID Connect Discovery 1.0 section 4.3, RFC 8414 section 3.3).
+/// whether it had them. The rest is the URL as parsed (WHATWG URL): scheme and host in lower case,
+/// a default port dropped, an empty path written `/` (`HTTPS://IdP.example:443` is
+/// `https://idp.example/`); the path, its case and a trailing `/` are kept as written, since
+/// clients compare issuers as strings (OpenID Connect Discovery 1.0 section 4.3, RFC 8414
+/// section 3.3).
 ///
 /// Errors: text that is not an absolute http(s) URL with a host; a query or fragment (RFC 8414
 /// section 2: an issuer has none); a metadata URL given as an issuer (a path with
@@ -169,6 +172,11 @@ mod tests {
         assert_eq!((u.as_str(), cred), ("https://idp.example/t1", false));
         let (u, _) = issuer_identifier("https://idp.example").unwrap();
         assert_eq!(u.as_str(), "https://idp.example/");
+        // Parsed as a URL: host and scheme lower-cased, default port dropped; the path as written.
+        let (u, _) = issuer_identifier("HTTPS://IdP.Example:443/Tenant/").unwrap();
+        assert_eq!(u.as_str(), "https://idp.example/Tenant/");
+        let (u, _) = issuer_identifier("https://idp.example:8443/t,1").unwrap();
+        assert_eq!(u.as_str(), "https://idp.example:8443/t,1");
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! `WELLKNOWN_*` variable or a flag, all merged by figment): numbers are taken as given and judged
 //! against their accepted range here, so `per_host = -1` or `WELLKNOWN_DEPTH=100000000000` is told
 //! the range as `--per-host -1` is, rather than failing inside serde with "expected a non-negative
-//! integer"; and a list setting also takes one value, or values separated by commas
-//! (`WELLKNOWN_SCOPE=0.0.0.0/1`, `WELLKNOWN_SCOPE=*.example.com,!admin.example.com`), besides a
-//! list (`[a, b]`).
+//! integer"; and a list setting also takes one value (`WELLKNOWN_SCOPE=0.0.0.0/1`,
+//! `issuer = "https://idp.example/t"`) besides a list (`[a, b]`), and the variables of `scope`,
+//! `probes` and `connect_to` values separated by commas
+//! (`WELLKNOWN_SCOPE=*.example.com,!admin.example.com`, [`split_env_list`]).
 //!
 //! Every range message starts with [`RANGE_PREFIX`] (`must be …, got …`); the callers put the
 //! source in front (`--per-host must be from 1 to 100, got -1`, ``configuration file
@@ -191,23 +192,15 @@ pub fn de_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     judged(d, seconds)
 }
 
-/// A list setting: a list (`["a", "b"]`, `WELLKNOWN_SCOPE=[a, b]`), or one text value holding one
-/// entry or entries separated by commas (`WELLKNOWN_SCOPE=*.example.com,!admin.example.com`), each
-/// trimmed; an empty text is an empty list. A part left empty (`a,,b`) is kept, so that it is
-/// refused as an empty entry rather than dropped. Numbers and booleans in a list are taken as
-/// their text.
+/// A list setting: a list (`["a", "b"]`, `WELLKNOWN_SCOPE=[a, b]`), or one text value taken as one
+/// entry, trimmed, commas included (`issuer = "https://idp.example/t,1"` is one issuer,
+/// `ca_cert = "a,b.pem"` one file); an empty text is an empty list. Numbers and booleans in a list
+/// are taken as their text. Values separated by commas are read only from the environment
+/// variables of [`split_env_list`]'s settings, by `crate::config::load`, before this.
 ///
 /// Errors: a table (or a list inside the list).
 pub fn de_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    d.deserialize_any(ListVisitor { split: true })
-}
-
-/// A list setting whose entries hold commas themselves (`resolve`: `HOST:PORT:ADDR1,ADDR2`): a
-/// list, or one text value taken as one entry.
-///
-/// Errors: as [`de_list`].
-pub fn de_entries<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    d.deserialize_any(ListVisitor { split: false })
+    d.deserialize_any(ListVisitor)
 }
 
 /// [`de_list`] of paths (`ca_cert`).
@@ -215,20 +208,30 @@ pub fn de_paths<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Erro
     Ok(de_list(d)?.into_iter().map(PathBuf::from).collect())
 }
 
-struct ListVisitor {
-    split: bool,
+/// The value of a `WELLKNOWN_SCOPE`, `WELLKNOWN_PROBES` or `WELLKNOWN_CONNECT_TO` variable written
+/// without brackets, as the entries separated by commas (`*.example.com,!admin.example.com`), each
+/// trimmed; an empty value is an empty list. A part left empty (`a,,b`) is kept, so that it is
+/// refused as an empty entry rather than dropped. `None` for a value in the list form (`[a, b]`,
+/// read as a list by figment). Only these settings take commas: their entries (scope rules, probe
+/// ids, `HOST:PORT:CONNECT_HOST:CONNECT_PORT`) never hold one, whereas an issuer URL, a file name
+/// or a `resolve` entry (`HOST:PORT:ADDR1,ADDR2`) may.
+pub fn split_env_list(value: &str) -> Option<Vec<String>> {
+    let v = value.trim();
+    if v.starts_with('[') {
+        None
+    } else if v.is_empty() {
+        Some(Vec::new())
+    } else {
+        Some(v.split(',').map(|p| p.trim().to_string()).collect())
+    }
 }
+
+struct ListVisitor;
 
 impl ListVisitor {
     fn text(&self, v: &str) -> Vec<String> {
         let v = v.trim();
-        if v.is_empty() {
-            Vec::new()
-        } else if self.split {
-            v.split(',').map(|p| p.trim().to_string()).collect()
-        } else {
-            vec![v.to_string()]
-        }
+        if v.is_empty() { Vec::new() } else { vec![v.to_string()] }
     }
 }
 
@@ -236,11 +239,7 @@ impl<'de> Visitor<'de> for ListVisitor {
     type Value = Vec<String>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        if self.split {
-            f.write_str("a list ([a, b]), one value, or values separated by commas")
-        } else {
-            f.write_str("a list ([a, b]) or one value")
-        }
+        f.write_str("a list ([a, b]) or one value")
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
@@ -318,13 +317,17 @@ mod tests {
     }
 
     #[test]
-    fn a_list_is_also_one_value_or_comma_separated_values() {
-        let split = ListVisitor { split: true };
-        assert_eq!(split.text("0.0.0.0/1"), ["0.0.0.0/1"]);
-        assert_eq!(split.text(" *.a.example , !b.a.example"), ["*.a.example", "!b.a.example"]);
-        assert_eq!(split.text("a,,b"), ["a", "", "b"]);
-        assert!(split.text("  ").is_empty());
-        let whole = ListVisitor { split: false };
-        assert_eq!(whole.text("a.example:443:127.0.0.1,::1"), ["a.example:443:127.0.0.1,::1"]);
+    fn a_text_is_one_entry_and_only_listed_variables_split_at_commas() {
+        assert_eq!(ListVisitor.text(" https://idp.example/t,1 "), ["https://idp.example/t,1"]);
+        assert_eq!(ListVisitor.text("a.example:443:127.0.0.1,::1"), ["a.example:443:127.0.0.1,::1"]);
+        assert!(ListVisitor.text("  ").is_empty());
+        assert_eq!(split_env_list("0.0.0.0/1"), Some(vec!["0.0.0.0/1".to_string()]));
+        assert_eq!(
+            split_env_list(" *.a.example , !b.a.example"),
+            Some(vec!["*.a.example".to_string(), "!b.a.example".to_string()])
+        );
+        assert_eq!(split_env_list("a,,b"), Some(vec!["a".to_string(), String::new(), "b".to_string()]));
+        assert_eq!(split_env_list("  "), Some(Vec::new()));
+        assert_eq!(split_env_list(" [a, b]"), None);
     }
 }

@@ -703,3 +703,28 @@ fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
     }
     bar
 }
+
+#[cfg(test)]
+mod tests {
+    use super::summary_line;
+
+    #[test]
+    fn redirects_not_followed_are_named_apart_from_fetch_failures() {
+        let s = wellknown_engine::Summary {
+            targets: 1,
+            reachable: 1,
+            documents: 3,
+            fetch_failures: 0,
+            redirected_out_of_scope: 1,
+            redirected_to_private: 2,
+            elapsed_ms: 5,
+            ..wellknown_engine::Summary::default()
+        };
+        assert_eq!(
+            summary_line(&s, &[]),
+            "wellknown: 1 target(s): 1 reachable; 3 document(s): 0 answered 2xx, 0 recognised, 0 failed to fetch, 1 \
+             redirected out of scope, 2 redirected to a private address; 0 candidate(s); diagnostics: 0 error(s), 0 \
+             warning(s); 5 ms"
+        );
+    }
+}

@@ -333,8 +333,9 @@ fn file_and_environment_numbers_in_range_are_used() {
     assert_eq!(origin["verified"], 0, "{origin}");
 }
 
-/// A list variable also takes one value without brackets, or values separated by commas; `resolve`
-/// entries hold commas themselves (`HOST:PORT:ADDR1,ADDR2`), so its value is one entry.
+/// A list variable also takes one value without brackets; those of `scope`, `probes` and
+/// `connect_to` also values separated by commas. Any other (`resolve`: `HOST:PORT:ADDR1,ADDR2`,
+/// an issuer URL, a `ca_cert` file name) and a text in the configuration file are one entry.
 #[test]
 fn a_list_variable_takes_one_value_or_values_separated_by_commas() {
     let dir = tempfile::tempdir().unwrap();
@@ -350,9 +351,39 @@ fn a_list_variable_takes_one_value_or_values_separated_by_commas() {
         &[],
         &["environment variable WELLKNOWN_PROBES: \"nope\": no such probe"],
     );
+    // The configuration file's text is one entry: no split.
     std::fs::write(d.join("wellknown.toml"), "probes = \"robots,nope\"\n").unwrap();
-    refused(d, &[], &[], &["configuration file wellknown.toml: key `probes`: \"nope\": no such probe"]);
+    refused(d, &[], &[], &["configuration file wellknown.toml: key `probes`: \"robots,nope\": no such probe"]);
+    std::fs::write(d.join("wellknown.toml"), "ca_cert = \"/nonexistent/a,b.pem\"\n").unwrap();
+    refused(
+        d,
+        &[],
+        &[],
+        &["configuration file wellknown.toml: key `ca_cert`: \"/nonexistent/a,b.pem\": cannot be read"],
+    );
+    std::fs::write(d.join("wellknown.toml"), "issuer = \"https://idp.example/t,1?x\"\n").unwrap();
+    refused(
+        d,
+        &[],
+        &[],
+        &[
+            "configuration file wellknown.toml: key `issuer`: \"https://idp.example/t,1?x\": an issuer identifier has no query",
+        ],
+    );
     std::fs::remove_file(d.join("wellknown.toml")).unwrap();
+    // Nor are the variables of URL- and path-valued settings.
+    refused(
+        d,
+        &[("WELLKNOWN_CA_CERT", "/nonexistent/a,b.pem")],
+        &[],
+        &["environment variable WELLKNOWN_CA_CERT: \"/nonexistent/a,b.pem\": cannot be read"],
+    );
+    refused(
+        d,
+        &[("WELLKNOWN_ISSUER", "https://idp.example/t,1?x")],
+        &[],
+        &["environment variable WELLKNOWN_ISSUER: \"https://idp.example/t,1?x\": an issuer identifier has no query"],
+    );
     // resolve is read whole: the error is connect_to's, checked after it.
     refused(
         d,
