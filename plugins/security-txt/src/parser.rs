@@ -538,11 +538,14 @@ fn uri_value(report: &mut Capped, f: &Field) -> Option<Url> {
 
 /// `expired` before the fetch instant, `long_expiry` more than one calendar year after it.
 fn check_expiry(report: &mut Capped, now: Timestamp, expires: Timestamp, fields: &[Field]) {
-    let line = fields.iter().find(|f| f.kind == FieldName::Expires).map(|f| f.line);
+    let field = fields.iter().find(|f| f.kind == FieldName::Expires);
+    let line = field.map(|f| f.line);
+    // The value as written (a date past the timestamp range is clamped to its end for comparing).
+    let written = field.map_or_else(|| expires.to_string(), |f| f.value.trim().to_string());
     if expires < now {
         report.error(
             codes::EXPIRED,
-            format!("expired at {expires}, before the fetch at {now} (RFC 9116 section 2.5.5)"),
+            format!("expired at {written}, before the fetch at {now} (RFC 9116 section 2.5.5)"),
             line.and_then(at),
         );
         return;
@@ -551,7 +554,13 @@ fn check_expiry(report: &mut Capped, now: Timestamp, expires: Timestamp, fields:
     if let Ok(limit) = year_ahead
         && expires > limit
     {
-        report.warn(codes::LONG_EXPIRY, format!("expires at {expires}, more than a year after {now} (RFC 9116 section 2.5.5 RECOMMENDS less than a year)"), line.and_then(at));
+        report.warn(
+            codes::LONG_EXPIRY,
+            format!(
+                "expires at {written}, more than a year after {now} (RFC 9116 section 2.5.5 RECOMMENDS less than a year)"
+            ),
+            line.and_then(at),
+        );
     }
 }
 

@@ -191,6 +191,9 @@ fn far_future_expires_is_long_not_invalid() {
         assert_eq!(warnings(&r), vec!["long_expiry", "not_signed"], "{value}");
         assert_eq!(r.facts["expires"], value);
         assert_eq!(line_of(&r, "long_expiry"), Some(Locator::Line(2)));
+        // The message quotes the date as written, not the clamped instant compared.
+        let msg = r.warnings.iter().find(|d| d.code == "long_expiry").map(|d| d.message.clone()).unwrap_or_default();
+        assert!(msg.starts_with(&format!("expires at {value}, more than a year after")), "{msg}");
     }
 }
 
