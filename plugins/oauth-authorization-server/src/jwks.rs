@@ -66,7 +66,8 @@ pub fn jwk_thumbprint(jwk: &Map<String, Value>) -> Option<String> {
 /// Interprets a JWK Set fetched as `meta`. Pure, never panics.
 ///
 /// Codes: `invalid_content_type` (not a JSON media type; RFC 7517 section 8.5 registers
-/// `application/jwk-set+json`, `application/json` is accepted), the shared `bom`, `html_document`,
+/// `application/jwk-set+json`, `application/json` is accepted), the shared `invalid_charset` (a
+/// charset other than utf-8, RFC 8259 section 8.1), `bom`, `html_document`,
 /// `invalid_json`, `not_json_object`, `too_large`; `missing_keys` / `invalid_keys` (section 5.1);
 /// `invalid_jwk` (a key that is not an object, lacks `kty` or the members its thumbprint needs);
 /// `unknown_kty` (warning; the key is kept out of the candidates); `invalid_x5c` (section 4.7);
@@ -75,7 +76,7 @@ pub fn jwk_thumbprint(jwk: &Map<String, Value>) -> Option<String> {
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(PROBE_ID, &meta.url, PROBE_ID);
     match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.is_json() => {}
+        Some(m) if m.is_json() => crate::metadata::check_charset(&mut report, &m),
         Some(m) => report.error(
             codes::INVALID_CONTENT_TYPE,
             format!("a JWK Set is served as application/jwk-set+json or application/json, not {}", m.essence),
@@ -243,6 +244,23 @@ mod tests {
 
     /// RFC 7638 section 3.1's example key and thumbprint.
     const RFC7638_N: &str = "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw";
+
+    #[test]
+    fn non_utf8_charset_is_invalid_charset() {
+        let url = Url::parse("https://as.example/jwks").unwrap();
+        let body = br#"{"keys":[{"kty":"EC","crv":"P-256","x":"AQ","y":"AQ"}]}"#;
+        let meta = FetchMeta::synthetic(
+            url.clone(),
+            Some("application/jwk-set+json; charset=windows-1252"),
+            Timestamp::UNIX_EPOCH,
+        );
+        let r = interpret(body, &meta);
+        let codes: Vec<&str> = r.errors.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, vec!["invalid_charset"]);
+        assert_eq!(r.errors[0].message, "charset \"windows-1252\": JSON is UTF-8 (RFC 8259 section 8.1)");
+        let meta = FetchMeta::synthetic(url, Some("application/json; charset=utf-8"), Timestamp::UNIX_EPOCH);
+        assert!(interpret(body, &meta).errors.is_empty());
+    }
 
     #[test]
     fn rfc7638_example_thumbprint() {

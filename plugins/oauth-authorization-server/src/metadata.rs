@@ -157,17 +157,26 @@ fn read_object(
 }
 
 /// `invalid_content_type` unless the media type is `application/json` (OIDC Discovery section 4.2,
-/// RFC 8414 section 3.2).
+/// RFC 8414 section 3.2); `invalid_charset` for a charset other than utf-8 ([`check_charset`]).
 fn check_content_type(report: &mut Report, meta: &FetchMeta) {
     let mt = meta.content_type.as_deref().and_then(MediaType::parse);
     match mt {
-        Some(m) if m.essence == "application/json" => {}
+        Some(m) if m.essence == "application/json" => check_charset(report, &m),
         Some(m) => report.error(
             codes::INVALID_CONTENT_TYPE,
             format!("metadata must be served as application/json, not {}", m.essence),
             None,
         ),
         None => report.error(codes::INVALID_CONTENT_TYPE, "metadata served without a usable Content-Type", None),
+    }
+}
+
+/// `invalid_charset` (error) when the media type names a charset other than utf-8: JSON exchanged
+/// between systems MUST be UTF-8 (RFC 8259 section 8.1). The same rule and wording as the assetlinks
+/// and apple-app-site-association probes; used for the metadata and for the JWK Set.
+pub(crate) fn check_charset(report: &mut Report, media: &MediaType) {
+    if let Some(cs) = media.charset.as_deref().filter(|c| *c != "utf-8" && *c != "utf8") {
+        report.error(codes::INVALID_CHARSET, format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"), None);
     }
 }
 
@@ -517,6 +526,21 @@ mod tests {
 
     fn codes_of(r: &Report) -> Vec<&str> {
         r.errors.iter().chain(&r.warnings).map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn non_utf8_charset_is_invalid_charset() {
+        let body = br#"{"issuer":"https://a.example","response_types_supported":["code"]}"#;
+        let url = Url::parse("https://a.example/.well-known/oauth-authorization-server").unwrap();
+        let latin1 =
+            FetchMeta::synthetic(url.clone(), Some("application/json; charset=ISO-8859-1"), Timestamp::UNIX_EPOCH);
+        let m = read_metadata(body, &latin1, &OAUTH);
+        assert_eq!(codes_of(&m.report), vec!["invalid_charset"]);
+        assert_eq!(m.report.errors[0].message, "charset \"iso-8859-1\": JSON is UTF-8 (RFC 8259 section 8.1)");
+        for ok in ["application/json; charset=utf-8", "application/json; charset=\"UTF8\"", "application/json"] {
+            let m = read_metadata(body, &FetchMeta::synthetic(url.clone(), Some(ok), Timestamp::UNIX_EPOCH), &OAUTH);
+            assert_eq!(codes_of(&m.report), Vec::<&str>::new(), "{ok}");
+        }
     }
 
     #[test]

@@ -170,6 +170,16 @@ mod tests {
     }
 
     #[test]
+    fn latin1_charset_is_invalid_charset() {
+        let body = format!(r#"{{"issuer":"https://op.example",{BASE}}}"#);
+        let url = "https://op.example/.well-known/openid-configuration";
+        let r = run_at(url, Some("application/json; charset=iso-8859-1"), &body);
+        assert_eq!(codes(&r), vec!["invalid_charset"]);
+        assert_eq!(r.errors[0].message, "charset \"iso-8859-1\": JSON is UTF-8 (RFC 8259 section 8.1)");
+        assert_eq!(codes(&run(&body)), Vec::<&str>::new());
+    }
+
+    #[test]
     fn html_login_page_and_wrong_type() {
         let r = run_at(
             "https://op.example/.well-known/openid-configuration",
