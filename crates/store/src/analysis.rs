@@ -52,6 +52,10 @@ pub struct CandidateRow {
     pub first_seen: Option<Timestamp>,
     /// Latest evidence.
     pub last_seen: Option<Timestamp>,
+    /// The flags of its latest sightings (every evidence row of the latest fetch of each relation
+    /// declaring it), sorted, distinct: e.g. `signature_failed` for a value read from a security.txt
+    /// whose signature does not verify, `excluded` for an AASA path. Empty when none.
+    pub flags: Vec<String>,
 }
 
 /// The candidates matching `q`, sorted by kind then value.
@@ -64,6 +68,7 @@ pub fn candidates(g: &GraphData, q: &CandidateQuery, now: Timestamp) -> Vec<Cand
         incoming.entry(r.target).or_default().push(r.id);
     }
     let relations: HashMap<i64, &crate::model::RelationRow> = g.relations.iter().map(|r| (r.id, r)).collect();
+    let latest_flags = latest_flags(g);
     let mut out = Vec::new();
     for n in &g.nodes {
         if n.kind == DOCUMENT_NODE {
@@ -85,11 +90,15 @@ pub fn candidates(g: &GraphData, q: &CandidateQuery, now: Timestamp) -> Vec<Cand
         let rels = incoming.get(&n.id).map(Vec::as_slice).unwrap_or_default();
         let mut names = BTreeSet::new();
         let mut documents = BTreeSet::new();
+        let mut flags = BTreeSet::new();
         let mut confidence: f64 = 0.0;
         let (mut first, mut last): (Option<Timestamp>, Option<Timestamp>) = (None, None);
         for id in rels {
             let Some(r) = relations.get(id) else { continue };
             names.insert(r.relation.clone());
+            if let Some((_, fs)) = latest_flags.get(id) {
+                flags.extend(fs.iter().cloned());
+            }
             if let Some(src) = nodes.get(&r.source) {
                 documents.insert(src.value.clone());
             }
@@ -111,9 +120,27 @@ pub fn candidates(g: &GraphData, q: &CandidateQuery, now: Timestamp) -> Vec<Cand
             documents: documents.into_iter().collect(),
             first_seen: first,
             last_seen: last,
+            flags: flags.into_iter().collect(),
         });
     }
     out.sort_by(|a, b| (&a.kind, &a.value).cmp(&(&b.kind, &b.value)));
+    out
+}
+
+/// Per relation id: the latest evidence time and the union of the flags of every evidence row
+/// fetched at that time (a flags column that is not a JSON array of strings reads as none).
+fn latest_flags(g: &GraphData) -> HashMap<i64, (Timestamp, BTreeSet<String>)> {
+    let mut out: HashMap<i64, (Timestamp, BTreeSet<String>)> = HashMap::new();
+    for e in &g.evidence {
+        let fs: Vec<String> = serde_json::from_str(&e.flags).unwrap_or_default();
+        let slot = out.entry(e.relation).or_insert_with(|| (e.fetched_at, BTreeSet::new()));
+        if e.fetched_at > slot.0 {
+            *slot = (e.fetched_at, BTreeSet::new());
+        }
+        if e.fetched_at == slot.0 {
+            slot.1.extend(fs);
+        }
+    }
     out
 }
 

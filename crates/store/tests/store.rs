@@ -378,6 +378,9 @@ fn candidate_lists_filter_by_kind_scope_and_status() {
     assert_eq!(admin.http_status, Some(403));
     assert_eq!(admin.documents, [SEC, ROBOTS]);
     assert_eq!(admin.relations, ["contact", "robots_disallow"]);
+    // The flags of the latest sightings are listed (the further sighting at the same fetch).
+    assert_eq!(admin.flags, ["outside_group"]);
+    assert!(all[0].flags.is_empty());
     assert_eq!(all[0].status, "unverified");
     let alive = candidates(&g, &CandidateQuery { status: Some("alive".into()), ..Default::default() }, now);
     assert_eq!(alive.len(), 1);
@@ -465,4 +468,39 @@ fn a_version_1_store_is_upgraded_and_keeps_its_rows() {
     let g = s.load().unwrap();
     let skipped: Vec<&str> = g.documents.iter().filter(|d| d.not_attempted).map(|d| d.probe.as_str()).collect();
     assert_eq!(skipped, ["security.txt"]);
+}
+
+#[test]
+fn candidate_flags_are_those_of_the_latest_sighting() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let contact = |at: &str, flags: Vec<String>| {
+        Record::Candidate(CandidateRecord {
+            kind: CandidateKind::Contact,
+            relation: "contact".into(),
+            value: "mailto:evil@a.example".into(),
+            in_scope: None,
+            hints: BTreeMap::new(),
+            flags,
+            evidence: evidence(SEC, "security.txt", at, 2),
+        })
+    };
+    // Scan 1: the security.txt signature fails, so its candidate is flagged.
+    let one = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    s.write(one, &writes(&[doc(SEC, "security.txt", Some(200), T1), contact(T1, vec!["signature_failed".into()])]))
+        .unwrap();
+    let g = s.load().unwrap();
+    let rows = candidates(&g, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].value.as_str(), rows[0].flags.clone()),
+        ("mailto:evil@a.example", vec!["signature_failed".into()])
+    );
+    let line = serde_json::to_value(&rows[0]).unwrap();
+    assert_eq!(line["flags"], serde_json::json!(["signature_failed"]));
+    // Scan 2: the file verifies again; the latest sighting has no flag, so the value has none.
+    let two = s.begin_scan(t(T2), &serde_json::json!({}), &[]).unwrap();
+    s.write(two, &writes(&[doc(SEC, "security.txt", Some(200), T2), contact(T2, Vec::new())])).unwrap();
+    let g = s.load().unwrap();
+    let rows = candidates(&g, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
+    assert_eq!(rows[0].flags, Vec::<String>::new());
 }

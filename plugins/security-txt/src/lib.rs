@@ -23,7 +23,7 @@ pub mod values;
 pub mod verify;
 
 pub use cap::MAX_DIAGNOSTICS_PER_CODE;
-pub use parser::{MAX_PARSE_BYTES, PROBE_ID, RECOMMENDED_MAX_BYTES, parse, parse_with_key};
+pub use parser::{MAX_PARSE_BYTES, PROBE_ID, RECOMMENDED_MAX_BYTES, SIGNATURE_FAILED, parse, parse_with_key};
 pub use probe::SecurityTxtProbe;
 pub use signed::SignedDocument;
 pub use verify::{SignatureStatus, verify};

@@ -96,6 +96,10 @@ fn at(line: u32) -> Option<Locator> {
     Some(Locator::Line(line))
 }
 
+/// The flag on every candidate of a signed file whose signature was checked and does not verify
+/// (`invalid_signature`, fact `signature: failed`; RFC 9116 section 2.3).
+pub const SIGNATURE_FAILED: &str = "signature_failed";
+
 /// Parses a security.txt body fetched as `meta` (RFC 9116). Pure: expiry is judged against
 /// `meta.fetched_at`, never the wall clock. A signed file's signature is reported `not_checked`
 /// (no key is supplied); see [`parse_with_key`].
@@ -111,8 +115,8 @@ pub fn parse(body: &[u8], meta: &FetchMeta) -> Report {
 
 /// As [`parse`], verifying the OpenPGP signature of a signed file with `public_key` (armored or
 /// binary OpenPGP public key bytes) when given. The `signature` fact becomes `verified`, `failed`
-/// (with an `invalid_signature` error) or `not_checked` (the key is unreadable or is not the key that
-/// signed).
+/// (with an `invalid_signature` error, and every candidate flagged [`SIGNATURE_FAILED`]) or
+/// `not_checked` (the key is unreadable or is not the key that signed).
 pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) -> Report {
     let mut report = Capped::new(Report::new(PROBE_ID, &meta.url, PROBE_ID));
     let covered = meta.requested_url.host().map(|h| Host::from(h).name());
@@ -216,6 +220,11 @@ pub fn parse_with_key(body: &[u8], meta: &FetchMeta, public_key: Option<&[u8]>) 
                     format!("the OpenPGP signature does not verify: {reason}"),
                     at(doc.first_line),
                 );
+                // The signed text was altered or signed by someone else: every value read from it
+                // says so, for users of the candidates alone (`wellknown candidates`).
+                for i in 0..report.candidates.len() {
+                    report.candidates.add_flag(i, SIGNATURE_FAILED);
+                }
             }
             report.fact("signature", status.as_str());
             report.fact("signature_detail", status.detail());

@@ -11,7 +11,7 @@ use crate::exit;
 
 /// Prints the matching candidate values: one per line (`lines`), or one JSON object each (`jsonl`:
 /// kind, value, in_scope, status, http_status, target, confidence, relations, documents,
-/// first_seen, last_seen). Exit 0 when something matched, 1 when nothing did.
+/// first_seen, last_seen, flags). Exit 0 when something matched, 1 when nothing did.
 pub fn run(args: &CandidatesArgs) -> Result<i32, String> {
     if let Some(k) = &args.kind
         && CandidateKind::parse(k).is_none()

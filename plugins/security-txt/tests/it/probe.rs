@@ -134,6 +134,7 @@ async fn signed_file_is_verified_with_its_encryption_key() {
     assert_eq!(r.facts["signature"], "verified");
     assert_eq!(r.facts["signature_detail"], "FE97DFC2056251B106166645E4C6D44B1BB2DC1D");
     assert!(r.valid());
+    assert!(r.candidates.iter().all(|c| c.flags().len() == 0));
 }
 
 #[tokio::test]
@@ -148,6 +149,14 @@ async fn tampered_file_fails_verification() {
     let r = docs[0].report.as_ref().expect("report");
     assert_eq!(r.facts["signature"], "failed");
     assert_eq!(r.errors.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["invalid_signature"]);
+    // Every candidate read from the altered file carries the flag, the altered one included.
+    let policy = r.candidates.iter().find(|c| c.relation() == "policy").expect("policy candidate");
+    assert_eq!(policy.value(), "https://example.com/evil-policy.html");
+    assert!(!r.candidates.is_empty());
+    for c in r.candidates.iter() {
+        assert_eq!(c.flags().collect::<Vec<_>>(), vec![wellknown_security_txt::SIGNATURE_FAILED], "{}", c.value());
+    }
+    assert_eq!(wellknown_security_txt::SIGNATURE_FAILED, "signature_failed");
 }
 
 #[tokio::test]
