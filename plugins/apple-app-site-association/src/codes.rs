@@ -23,6 +23,13 @@ pub const LEGACY_APPLINKS_FORMAT: &str = "legacy_applinks_format";
 /// Warning: both formats are used (`appID`/`paths` and `appIDs`/`components`), in one entry or
 /// across entries.
 pub const MIXED_APPLINKS_FORMATS: &str = "mixed_applinks_formats";
+/// Warning: a path pattern has a dot segment (`.` or `..`, also percent-encoded as `%2e`): a URL's
+/// path is normalised before it is matched (RFC 3986 section 5.2.4), so the pattern matches no URL
+/// as written; its `path` candidate is flagged `dot_segment` and no `url` candidate is derived.
+pub const DOT_SEGMENT_PATH: &str = "dot_segment_path";
+/// Warning: the document declares none of the services `applinks`, `webcredentials`, `appclips` and
+/// `activitycontinuation` (e.g. `{}`), so it associates nothing.
+pub const NO_SERVICES: &str = "no_services";
 
 /// Every code this probe can emit, shared ones included, for documentation tests.
 pub const ALL: &[&str] = &[
@@ -33,6 +40,8 @@ pub const ALL: &[&str] = &[
     INVALID_COMPONENT,
     LEGACY_APPLINKS_FORMAT,
     MIXED_APPLINKS_FORMATS,
+    DOT_SEGMENT_PATH,
+    NO_SERVICES,
     "invalid_content_type",
     "invalid_charset",
     "invalid_utf8",

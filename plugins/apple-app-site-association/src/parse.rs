@@ -14,7 +14,7 @@ use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::app_id::check_app_id;
-use crate::pattern::{split_not, url_for};
+use crate::pattern::{has_dot_segment, split_not, url_for};
 use crate::{FETCH_CAP_BYTES, LEGACY_PATH, MAX_DOCUMENT_BYTES, PROBE_ID, codes};
 
 /// Services whose value is `{"apps": [App ID, ...]}`.
@@ -27,9 +27,14 @@ const APP_LIST_SERVICES: [&str; 3] = ["webcredentials", "appclips", "activitycon
 /// * `app` `apple:<TeamID.bundleID>`, relation = the service (`applinks`, `webcredentials`,
 ///   `appclips`, `activitycontinuation`); malformed App IDs flagged `invalid`;
 /// * `path` patterns of `applinks` (old `paths` and component `/`), relation `applinks_path`,
-///   flagged `excluded` for `NOT ` / `"exclude": true`, hints `query`, `fragment`, `comment`;
-/// * `url` for each literal pattern (no `*`, `?`, `$(...)`) on the document's origin, relation
-///   `aasa_path` (once per URL), and that origin's `host` (once).
+///   flagged `excluded` for `NOT ` / `"exclude": true`, `invalid_exclude` for an `exclude` that is
+///   not a Boolean, `dot_segment` for a pattern with a `.` / `..` segment (`dot_segment_path`),
+///   hints `query`, `fragment`, `comment`;
+/// * `url` for each literal pattern (no `*`, `?`, `$(...)`, no dot segment) on the document's
+///   origin, relation `aasa_path` (once per URL, with its pattern's flags), and that origin's `host`
+///   (once).
+///
+/// A document with none of the four services is `no_services` (warning).
 ///
 /// Facts: `location` (`well_known` | `legacy`), `services`, `applinks_format` (`components` |
 /// `paths` | `mixed`) when applinks has entries.
@@ -66,6 +71,14 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let services: Vec<&str> =
         ["applinks"].into_iter().chain(APP_LIST_SERVICES).filter(|s| obj.contains_key(*s)).collect();
     report.fact("services", services.clone());
+    if services.is_empty() {
+        report.warn(
+            codes::NO_SERVICES,
+            "the document declares none of applinks, webcredentials, appclips and activitycontinuation, so it \
+             associates no app with this domain",
+            at(""),
+        );
+    }
     let mut report = walk(report, obj, meta);
     // A repeated member name (`duplicate_member`): the document is read again keeping each earlier
     // occurrence, so an app or path a first-wins reader would use is kept too.
@@ -332,7 +345,8 @@ impl Walker {
             match item {
                 Some(s) => {
                     let (excluded, pattern) = split_not(s);
-                    self.pattern(pattern, excluded, &ip, Vec::new());
+                    let flags: &[&'static str] = if excluded { &["excluded"] } else { &[] };
+                    self.pattern(pattern, flags, &ip, Vec::new());
                 }
                 None => self.report.error(codes::INVALID_PATHS, "paths entries must be strings", at(ip)),
             }
@@ -363,7 +377,12 @@ impl Walker {
             return;
         };
         self.component_types(c, p);
-        let excluded = c.get("exclude").and_then(Value::as_bool).unwrap_or(false);
+        // `exclude` is a Boolean (Apple, "Components"): any other value leaves it unknown whether the
+        // pattern is included, so its candidates are flagged `invalid_exclude` rather than silently
+        // read as included (the `invalid_component` error names the member).
+        let exclude = c.get("exclude");
+        let excluded = exclude.and_then(Value::as_bool).unwrap_or(false);
+        let invalid_exclude = exclude.is_some_and(|v| !v.is_boolean());
         let Some(path) = c.get("/").and_then(Value::as_str) else { return };
         let mut hints = Vec::new();
         match c.get("?") {
@@ -377,7 +396,14 @@ impl Walker {
         if let Some(comment) = c.get("comment").and_then(Value::as_str) {
             hints.push(("comment", comment.to_string()));
         }
-        self.pattern(path, excluded, &pointer(p, "/"), hints);
+        let mut flags = Vec::new();
+        if excluded {
+            flags.push("excluded");
+        }
+        if invalid_exclude {
+            flags.push("invalid_exclude");
+        }
+        self.pattern(path, &flags, &pointer(p, "/"), hints);
     }
 
     /// `invalid_component` for members of the wrong type (checked in a fixed order, whatever the
@@ -401,18 +427,39 @@ impl Walker {
         }
     }
 
-    fn pattern(&mut self, pattern: &str, excluded: bool, p: &str, hints: Vec<(&str, String)>) {
+    /// The `path` candidate of a pattern (as written, with `flags` and hints), and the `url` it names
+    /// on the document's origin when literal (with the same `flags`). A pattern with a dot segment
+    /// is `dot_segment_path` and flagged `dot_segment`; it gives no `url`.
+    fn pattern(&mut self, pattern: &str, flags: &[&'static str], p: &str, hints: Vec<(&str, String)>) {
         let mut c = Candidate::new(CandidateKind::Path, "applinks_path", pattern, at(p));
         for (k, v) in hints {
             c = c.with_hint(k, v);
         }
-        self.report.candidate(if excluded { c.with_flag("excluded") } else { c });
+        for f in flags {
+            c = c.with_flag(*f);
+        }
+        if has_dot_segment(pattern) {
+            self.report.warn(
+                codes::DOT_SEGMENT_PATH,
+                format!(
+                    "path pattern {pattern:?} has a dot segment (. or ..): a URL's path is normalised before it is \
+                     matched (RFC 3986 section 5.2.4), so it matches no URL as written; no URL is derived from it"
+                ),
+                at(p),
+            );
+            self.report.candidate(c.with_flag("dot_segment"));
+            return;
+        }
+        self.report.candidate(c);
         let Some(url) = self.origin.as_ref().and_then(|o| url_for(o, pattern)) else { return };
         if !self.urls.insert(url.to_string()) {
             return;
         }
-        let c = Candidate::new(CandidateKind::Url, "aasa_path", url.as_str(), at(p));
-        self.report.candidate(if excluded { c.with_flag("excluded") } else { c });
+        let mut c = Candidate::new(CandidateKind::Url, "aasa_path", url.as_str(), at(p));
+        for f in flags {
+            c = c.with_flag(*f);
+        }
+        self.report.candidate(c);
         if !self.host_done {
             self.host_done = true;
             if let Some(host) = self.origin.as_ref().map(|o| o.host().name()) {

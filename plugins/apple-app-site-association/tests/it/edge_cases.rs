@@ -81,8 +81,61 @@ fn paths_and_components_types() {
             e("invalid_component", "/applinks/details/0/components/2/exclude"),
         ]
     );
-    // A non-boolean exclude does not exclude; the pattern is kept.
+    // A non-boolean exclude: the pattern is kept, but not silently read as included: its path and
+    // url are flagged `invalid_exclude` (and not `excluded`).
     assert_eq!(r.values(CandidateKind::Path).collect::<Vec<_>>(), ["/b"]);
+    assert_eq!(r.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://a.example/b"]);
+    for c in r.candidates.iter().filter(|c| matches!(c.kind(), CandidateKind::Path | CandidateKind::Url)) {
+        assert_eq!(c.flags().collect::<Vec<_>>(), ["invalid_exclude"], "{}", c.value());
+    }
+}
+
+#[test]
+fn dot_segment_patterns_give_no_url() {
+    let r = run(r#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.x"],"components":[
+            {"/":"/../../etc/passwd"},{"/":"/a/%2E%2e/b","exclude":true},{"/":"/ok/./*"},{"/":"/a.b/..c"}]},
+            {"appID":"ABCDE12345.com.y","paths":["NOT /x/.."]}]}}"#);
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    assert_eq!(
+        diags(&r.warnings),
+        [
+            e("dot_segment_path", "/applinks/details/0/components/0/~1"),
+            e("dot_segment_path", "/applinks/details/0/components/1/~1"),
+            e("dot_segment_path", "/applinks/details/0/components/2/~1"),
+            e("dot_segment_path", "/applinks/details/1/paths/0"),
+            e("mixed_applinks_formats", "/applinks/details"),
+        ]
+    );
+    // Every path is kept as written, flagged; only the pattern without a dot segment names a URL.
+    let paths: Vec<(&str, Vec<&str>)> = r
+        .candidates
+        .iter()
+        .filter(|c| c.kind() == CandidateKind::Path)
+        .map(|c| (c.value(), c.flags().collect()))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("/../../etc/passwd", vec!["dot_segment"]),
+            ("/a/%2E%2e/b", vec!["excluded", "dot_segment"]),
+            ("/ok/./*", vec!["dot_segment"]),
+            ("/a.b/..c", vec![]),
+            ("/x/..", vec!["excluded", "dot_segment"]),
+        ]
+    );
+    assert_eq!(r.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://a.example/a.b/..c"]);
+}
+
+#[test]
+fn a_document_without_services_is_a_warning() {
+    for body in ["{}", r#"{"applink":{"details":[]}}"#] {
+        let r = run(body);
+        assert!(r.errors.is_empty(), "{body}: {:?}", r.errors);
+        assert_eq!(diags(&r.warnings), [e("no_services", "")], "{body}");
+        assert_eq!(r.candidates.len(), 0);
+    }
+    // One service is enough: no warning.
+    assert!(run(r#"{"webcredentials":{"apps":["ABCDE12345.com.x"]}}"#).warnings.is_empty());
 }
 
 #[test]
