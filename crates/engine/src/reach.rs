@@ -3,7 +3,11 @@
 //! When a document request of a unit fails in a way every other path of the same origin (scheme,
 //! host, port) would fail too — the name does not resolve (`dns_nxdomain`, `dns_no_answer`,
 //! `dns_failure`), the TCP connection is refused or times out (`connect_refused`,
-//! `connect_timeout`), or the TLS handshake is refused (`tls`) — the unit's later document requests
+//! `connect_timeout`), the TLS handshake is refused (`tls`), or the address is refused by the
+//! private-address rule before anything is sent (`private_address` without `--allow-private`: the
+//! origin's host resolves, or is an IP literal, to a loopback, private, link-local... address, so
+//! every path is refused alike, and no request waits for its politeness slot) — the unit's later
+//! document requests
 //! to that origin are not sent. Each still gets its document record, with the same failure class, a
 //! message naming the request that failed, and `"not_attempted": true` (`docs/output-schema.md`).
 //! A slow answer (`timeout`), an HTTP status, a body over the cap or a redirect failure says nothing
@@ -42,10 +46,20 @@ pub(crate) struct Reach {
 }
 
 /// True for the failure classes that fail identically for every path of an origin: DNS, a refused
-/// or timed-out TCP connect (or TLS handshake), a refused TLS handshake.
+/// or timed-out TCP connect (or TLS handshake), a refused TLS handshake, an address refused by the
+/// private-address rule (a redirect into one is not learned: it has a redirect hop).
 pub(crate) fn origin_wide(class: FailureClass) -> bool {
     use FailureClass as F;
-    matches!(class, F::DnsNxdomain | F::DnsNoAnswer | F::DnsFailure | F::ConnectRefused | F::ConnectTimeout | F::Tls)
+    matches!(
+        class,
+        F::DnsNxdomain
+            | F::DnsNoAnswer
+            | F::DnsFailure
+            | F::ConnectRefused
+            | F::ConnectTimeout
+            | F::Tls
+            | F::PrivateAddress
+    )
 }
 
 /// The origin requests are grouped by (scheme, host, port, default ports equal to none).
@@ -68,10 +82,16 @@ impl Reach {
         state.skipped.insert(url.as_str().to_string());
         let mut meta = FetchMeta::synthetic(url.clone(), None, now);
         meta.status = None;
-        meta.failure = Some(FetchFailure {
-            class: first.class,
-            message: format!("not attempted: the origin was unreachable at {} ({})", first.url, first.class.as_str()),
-        });
+        let message = if first.class == FailureClass::PrivateAddress {
+            format!(
+                "not attempted: the origin's address was refused as private at {} (private_address; --allow-private \
+                 lifts the refusal)",
+                first.url
+            )
+        } else {
+            format!("not attempted: the origin was unreachable at {} ({})", first.url, first.class.as_str())
+        };
+        meta.failure = Some(FetchFailure { class: first.class, message });
         Some(FetchResult { meta, body: Vec::new() })
     }
 
@@ -141,7 +161,6 @@ mod tests {
             FailureClass::Protocol,
             FailureClass::RedirectLoop,
             FailureClass::OutOfScope,
-            FailureClass::PrivateAddress,
             FailureClass::Connect,
         ] {
             reach.learn(&u, &failed(u.as_str(), class));
@@ -152,10 +171,31 @@ mod tests {
         let mut hop = failed("https://b.example/", FailureClass::ConnectRefused);
         hop.redirect_chain.push(wellknown_core::RedirectHop { url: u.clone(), status: 302 });
         reach.learn(&u, &hop);
+        // A redirect into a private address: the origin answered.
+        let mut private_hop = failed("http://127.0.0.1/", FailureClass::PrivateAddress);
+        private_hop.redirect_chain.push(wellknown_core::RedirectHop { url: u.clone(), status: 301 });
+        reach.learn(&u, &private_hop);
         assert!(reach.skip(&u, Timestamp::UNIX_EPOCH).is_none());
         for class in [FailureClass::DnsNxdomain, FailureClass::DnsNoAnswer, FailureClass::DnsFailure] {
             assert!(origin_wide(class));
         }
         assert!(origin_wide(FailureClass::ConnectTimeout));
+    }
+
+    #[test]
+    fn a_private_address_refusal_skips_the_rest_of_that_origin_and_names_the_flag() {
+        let reach = Reach::default();
+        let robots = url("https://127.0.0.1:8443/robots.txt");
+        reach.learn(&robots, &failed(robots.as_str(), FailureClass::PrivateAddress));
+        let r = reach.skip(&url("https://127.0.0.1:8443/.well-known/security.txt"), Timestamp::UNIX_EPOCH).unwrap();
+        let f = r.meta.failure.unwrap();
+        assert_eq!(f.class, FailureClass::PrivateAddress);
+        assert_eq!(
+            f.message,
+            "not attempted: the origin's address was refused as private at https://127.0.0.1:8443/robots.txt \
+             (private_address; --allow-private lifts the refusal)"
+        );
+        assert!(reach.take_skipped("https://127.0.0.1:8443/.well-known/security.txt"));
+        assert!(reach.skip(&url("https://127.0.0.1:9443/robots.txt"), Timestamp::UNIX_EPOCH).is_none());
     }
 }

@@ -566,10 +566,7 @@ async fn scan(
     if s.targets > 0 && s.reachable == 0 {
         crate::note!("wellknown: every target failed:");
         for (origin, classes) in &outcome.unreachable {
-            crate::note!(
-                "  {origin}: {}",
-                if classes.is_empty() { "no response".to_string() } else { classes.join(", ") }
-            );
+            crate::note!("{}", unreachable_line(origin, classes));
         }
         return Ok(exit::ERROR);
     }
@@ -602,6 +599,17 @@ async fn reader_gone(watch: bool) {
     #[cfg(not(target_os = "linux"))]
     let _ = watch;
     std::future::pending::<()>().await
+}
+
+/// One line of the "every target failed" list on standard error: the target and its failure
+/// classes; a `private_address` refusal names the flag that lifts it.
+pub fn unreachable_line(origin: &str, classes: &[String]) -> String {
+    let mut line =
+        format!("  {origin}: {}", if classes.is_empty() { "no response".to_string() } else { classes.join(", ") });
+    if classes.iter().any(|c| c == "private_address") {
+        line.push_str(" (a loopback, private or otherwise non-public address: refused without --allow-private)");
+    }
+    line
 }
 
 /// The summary printed on standard error at the end of a scan: targets (and why the unreachable
@@ -706,7 +714,21 @@ fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
 
 #[cfg(test)]
 mod tests {
-    use super::summary_line;
+    use super::{summary_line, unreachable_line};
+
+    #[test]
+    fn a_private_address_refusal_names_allow_private() {
+        assert_eq!(
+            unreachable_line("https://127.0.0.1:42353", &["private_address".to_string()]),
+            "  https://127.0.0.1:42353: private_address (a loopback, private or otherwise non-public address: \
+             refused without --allow-private)"
+        );
+        assert_eq!(
+            unreachable_line("https://a.example", &["connect_refused".to_string()]),
+            "  https://a.example: connect_refused"
+        );
+        assert_eq!(unreachable_line("https://a.example", &[]), "  https://a.example: no response");
+    }
 
     #[test]
     fn redirects_not_followed_are_named_apart_from_fetch_failures() {

@@ -105,3 +105,30 @@ fn private_addresses_are_refused_without_allow_private() {
     assert_eq!(failure_class(&records, &format!("{target}/robots.txt")), "private_address");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Every probe: the first document is refused by the private-address rule, the rest of the origin
+/// is not attempted (no politeness wait), and standard error names --allow-private.
+#[test]
+fn a_private_target_is_refused_once_and_the_rest_not_attempted() {
+    let port = server().http_addr.port();
+    let target = format!("http://127.0.0.1:{port}");
+    let out = wellknown(&["scan", "--no-store", &target]);
+    let records = common::jsonl(&out.stdout);
+    let docs: Vec<&serde_json::Value> = records.iter().filter(|r| r["type"] == "document").collect();
+    assert!(docs.len() > 2, "{docs:?}");
+    assert!(docs.iter().all(|d| d["failure"]["class"] == "private_address"), "{docs:?}");
+    let attempted: Vec<&str> =
+        docs.iter().filter(|d| d["not_attempted"] != true).filter_map(|d| d["requested_url"].as_str()).collect();
+    assert_eq!(attempted, [format!("{target}/robots.txt")]);
+    let summary = records.iter().find(|r| r["type"] == "summary").expect("summary");
+    assert_eq!(summary["documents_not_attempted"].as_u64(), Some(docs.len() as u64 - 1), "{summary}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "  {target}: private_address (a loopback, private or otherwise non-public address: refused without \
+             --allow-private)"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
