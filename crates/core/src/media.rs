@@ -35,6 +35,15 @@ impl MediaType {
     pub fn is_html(&self) -> bool {
         self.essence == "text/html" || self.essence == "application/xhtml+xml"
     }
+
+    /// For a JSON document: the `invalid_charset` message when the `charset` parameter names
+    /// anything but UTF-8 (`utf-8`, `utf8`), since JSON exchanged between systems MUST be UTF-8
+    /// (RFC 8259 section 8.1); `None` without a charset or with UTF-8. The JSON probes report it
+    /// with the same wording.
+    pub fn json_charset_problem(&self) -> Option<String> {
+        let cs = self.charset.as_deref().filter(|c| *c != "utf-8" && *c != "utf8")?;
+        Some(format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"))
+    }
 }
 
 /// Byte-order marks recognised at the start of a body.
@@ -176,6 +185,18 @@ pub fn looks_like_html(body: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_charset_problem_names_anything_but_utf8() {
+        let problem = |ct: &str| MediaType::parse(ct).and_then(|m| m.json_charset_problem());
+        assert_eq!(problem("application/json"), None);
+        assert_eq!(problem("application/json; charset=UTF-8"), None);
+        assert_eq!(problem("application/json;charset=\"utf8\""), None);
+        assert_eq!(
+            problem("application/json; charset=ISO-8859-1").as_deref(),
+            Some("charset \"iso-8859-1\": JSON is UTF-8 (RFC 8259 section 8.1)")
+        );
+    }
 
     #[test]
     fn wide_encodings_by_bom_and_pattern() {

@@ -143,12 +143,8 @@ fn check_media_type(report: &mut Report, content_type: Option<&str>) {
     let Some(raw) = content_type.filter(|c| !c.trim().is_empty()) else { return };
     match MediaType::parse(raw) {
         Some(m) if m.essence == "application/json" => {
-            if let Some(cs) = m.charset.filter(|c| c != "utf-8" && c != "utf8") {
-                report.error(
-                    shared::INVALID_CHARSET,
-                    format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"),
-                    None,
-                );
+            if let Some(msg) = m.json_charset_problem() {
+                report.error(shared::INVALID_CHARSET, msg, None);
             }
         }
         _ => report.error(

@@ -171,12 +171,12 @@ fn check_content_type(report: &mut Report, meta: &FetchMeta) {
     }
 }
 
-/// `invalid_charset` (error) when the media type names a charset other than utf-8: JSON exchanged
-/// between systems MUST be UTF-8 (RFC 8259 section 8.1). The same rule and wording as the assetlinks
-/// and apple-app-site-association probes; used for the metadata and for the JWK Set.
+/// `invalid_charset` (error) when the media type names a charset other than utf-8
+/// ([`MediaType::json_charset_problem`], RFC 8259 section 8.1); used for the metadata and for the
+/// JWK Set.
 pub(crate) fn check_charset(report: &mut Report, media: &MediaType) {
-    if let Some(cs) = media.charset.as_deref().filter(|c| *c != "utf-8" && *c != "utf8") {
-        report.error(codes::INVALID_CHARSET, format!("charset {cs:?}: JSON is UTF-8 (RFC 8259 section 8.1)"), None);
+    if let Some(msg) = media.json_charset_problem() {
+        report.error(codes::INVALID_CHARSET, msg, None);
     }
 }
 
