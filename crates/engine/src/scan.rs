@@ -114,15 +114,7 @@ impl VisitOutcome {
     fn of(unit: &str, docs: &[Prepared]) -> VisitOutcome {
         let mut o = VisitOutcome { unit: unit.to_string(), documents: docs.len(), ..VisitOutcome::default() };
         for d in docs {
-            let meta = &d.doc.meta;
-            if answered(meta) {
-                o.answered = true;
-            } else if let Some(f) = &meta.failure {
-                let c = f.class.as_str().to_string();
-                if !o.failures.contains(&c) {
-                    o.failures.push(c);
-                }
-            }
+            note_answer(&d.doc.meta, &mut o.answered, &mut o.failures);
         }
         o
     }
@@ -559,10 +551,8 @@ impl Engine {
         if o.answered {
             run.reachable = true;
         }
-        for c in o.failures {
-            if !run.failures.contains(&c) {
-                run.failures.push(c);
-            }
+        for c in &o.failures {
+            add_failure(&mut run.failures, c);
         }
     }
 
@@ -774,16 +764,7 @@ impl Engine {
         let not_attempted = meta.failure.is_some() && cx.reach.take_skipped(meta.requested_url.as_str());
         let redirected_out = redirected_out_of_scope(meta);
         let redirected_private = redirected_to_private(meta);
-        if answered(meta) {
-            // A redirect out of scope (or into a refused private address) is an answer: the origin
-            // responded, the scan declined to follow.
-            run.reachable = true;
-        } else if let Some(f) = &meta.failure {
-            let c = f.class.as_str().to_string();
-            if !run.failures.contains(&c) {
-                run.failures.push(c);
-            }
-        }
+        note_answer(meta, &mut run.reachable, &mut run.failures);
         if self.config.verify
             && !not_attempted
             && (redirected_out
@@ -1009,6 +990,24 @@ fn redirected_to_private(meta: &wellknown_core::FetchMeta) -> bool {
 /// An answer makes its unit reachable, whether the unit fetched it or shares the visit.
 fn answered(meta: &wellknown_core::FetchMeta) -> bool {
     meta.status.is_some() || redirected_out_of_scope(meta) || redirected_to_private(meta)
+}
+
+/// Notes what a fetch says of its origin: an answer ([`answered`]: a redirect out of scope or into a
+/// refused private address is one, the origin responded and the scan declined to follow) sets
+/// `reached`; a fetch without one adds its failure class to `failures`.
+fn note_answer(meta: &wellknown_core::FetchMeta, reached: &mut bool, failures: &mut Vec<String>) {
+    if answered(meta) {
+        *reached = true;
+    } else if let Some(f) = &meta.failure {
+        add_failure(failures, f.class.as_str());
+    }
+}
+
+/// Adds failure class `class` to `failures` once.
+fn add_failure(failures: &mut Vec<String>, class: &str) {
+    if !failures.iter().any(|c| c == class) {
+        failures.push(class.to_string());
+    }
 }
 
 /// Flag of a [`REDIRECT_RELATION`] candidate whose target the private-address rule refused (a
