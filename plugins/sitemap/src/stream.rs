@@ -195,10 +195,8 @@ impl<W: Write> Visitor for JsonWriter<W> {
         let mut one = hints.iter();
         if let (Some((k, v)), None) = (one.next(), one.next()) {
             // One hint (a page's lastmod): nothing to order.
-            b.extend_from_slice(b",\"hints\":{\"");
-            b.extend_from_slice(k.as_bytes());
-            b.extend_from_slice(b"\":");
-            push_json_str(b, v);
+            b.extend_from_slice(b",\"hints\":{");
+            push_hint(b, k, v);
             b.push(b'}');
         } else if !hints.is_empty() {
             // Keys in `BTreeMap` order, as the in-memory report serialises them: the crate's six
@@ -218,11 +216,7 @@ impl<W: Write> Visitor for JsonWriter<W> {
                 if i > 0 {
                     b.push(b',');
                 }
-                // Hint keys are the crate's own lower-case names: nothing to escape.
-                b.push(b'"');
-                b.extend_from_slice(k.as_bytes());
-                b.extend_from_slice(b"\":");
-                push_json_str(b, v);
+                push_hint(b, k, v);
             }
             b.push(b'}');
         }
@@ -261,6 +255,14 @@ fn hint_rank(key: &str) -> Option<usize> {
         (8, Some(b'p')) => Some(5),
         _ => None,
     }
+}
+
+/// Appends `"key":value`. Hint keys are the crate's own lower-case names: nothing to escape.
+fn push_hint(b: &mut Vec<u8>, key: &str, value: &str) {
+    b.push(b'"');
+    b.extend_from_slice(key.as_bytes());
+    b.extend_from_slice(b"\":");
+    push_json_str(b, value);
 }
 
 /// Appends the decimal digits of `n`.

@@ -349,24 +349,19 @@ impl<'b> Utf8Windows<'b> {
 
 /// Adds one to the decimal number `n` (ASCII digits, most significant first).
 fn count_up(n: &mut String) {
-    if let Some(d) = n.pop() {
-        if matches!(d, '0'..='8') {
-            n.push(char::from(d as u8 + 1));
-            return;
-        }
-        n.push(d);
-    }
     let mut carried = 0;
     while n.ends_with('9') {
         n.pop();
         carried += 1;
     }
     let next = match n.pop() {
-        Some(d) => char::from_digit(d.to_digit(10).unwrap_or(0) + 1, 10).unwrap_or('1'),
-        None => '1',
+        Some(d @ '0'..='8') => char::from(d as u8 + 1),
+        _ => '1',
     };
     n.push(next);
-    n.extend(std::iter::repeat_n('0', carried));
+    for _ in 0..carried {
+        n.push('0');
+    }
 }
 
 fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
