@@ -84,17 +84,21 @@ fn help_says_what_is_assumed() {
 #[test]
 fn parse_applies_the_probe_body_cap_like_the_fetcher() {
     let dir = tempfile::tempdir().unwrap();
+    // Writes `body` to `name` and parses it as `probe` fetched from `url`: exit code and report.
+    let parse = |name: &str, body: &str, probe: &str, url: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, body).unwrap();
+        let out = common::wellknown(&["parse", probe, &file.display().to_string(), "--url", url]);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), report)
+    };
+    let al_url = "https://al-big.test/.well-known/assetlinks.json";
     let items: Vec<String> =
         (0..40_000).map(|i| format!(r#"{{"include":"https://al-big.test/inc/{i:05}.json"}}"#)).collect();
     let big = format!("[{}]", items.join(","));
     assert!(big.len() > 1024 * 1024);
-    let file = dir.path().join("assetlinks.json");
-    std::fs::write(&file, &big).unwrap();
-    let file = file.display().to_string();
-    let out =
-        common::wellknown(&["parse", "assetlinks", &file, "--url", "https://al-big.test/.well-known/assetlinks.json"]);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{report}");
+    let (code, report) = parse("assetlinks.json", &big, "assetlinks", al_url);
+    assert_eq!(code, Some(1), "{report}");
     let errors: Vec<&str> = report["errors"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
     assert_eq!(errors, vec!["too_large", "invalid_json"], "{report}");
     assert!(report["errors"][1]["message"].as_str().unwrap().contains("column 1048576"), "{report}");
@@ -102,28 +106,14 @@ fn parse_applies_the_probe_body_cap_like_the_fetcher() {
 
     // The same list under the cap is read whole.
     let small = format!("[{}]", items.iter().take(100).cloned().collect::<Vec<_>>().join(","));
-    let file = dir.path().join("small.json");
-    std::fs::write(&file, &small).unwrap();
-    let file = file.display().to_string();
-    let out =
-        common::wellknown(&["parse", "assetlinks", &file, "--url", "https://al-big.test/.well-known/assetlinks.json"]);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{report}");
+    let (code, report) = parse("small.json", &small, "assetlinks", al_url);
+    assert_eq!(code, Some(0), "{report}");
     assert_eq!(report["facts"]["include_statements"], 100);
 
     // A JSON metadata document over 1 MiB is cut the same way (the scan's invalid_json answer).
     let oidc = format!(r#"{{"issuer":"https://idp.test","x":"{}"}}"#, "a".repeat(1_100_000));
-    let file = dir.path().join("oidc.json");
-    std::fs::write(&file, &oidc).unwrap();
-    let file = file.display().to_string();
-    let out = common::wellknown(&[
-        "parse",
-        "openid-configuration",
-        &file,
-        "--url",
-        "https://idp.test/.well-known/openid-configuration",
-    ]);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oidc_url = "https://idp.test/.well-known/openid-configuration";
+    let (_, report) = parse("oidc.json", &oidc, "openid-configuration", oidc_url);
     let errors: Vec<&str> = report["errors"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
     assert!(errors.contains(&"too_large") && errors.contains(&"invalid_json"), "{errors:?}");
 }
