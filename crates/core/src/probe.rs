@@ -90,6 +90,23 @@ pub trait ProbeContext: Send + Sync {
     fn now(&self) -> Timestamp;
 }
 
+/// When a probe runs on an origin unit, relative to the other probes of that unit. The engine runs
+/// every probe of an origin concurrently (each request still waits for its host's politeness
+/// budget) except as this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OriginOrder {
+    /// Runs before the [`OriginOrder::AfterFirst`] probes: its document may declare theirs
+    /// (robots.txt `Sitemap:` lines, RFC 9309 section 2.2.4). Its follow-ups are queued before they
+    /// start.
+    First,
+    /// Starts once every [`OriginOrder::First`] probe's documents are interpreted: its location
+    /// may be declared there (`/sitemap.xml` named by robots.txt), and a declared URL is fetched
+    /// once, with its declaration attached.
+    AfterFirst,
+    /// Starts with the first probes, at once.
+    Concurrent,
+}
+
 /// A plugin that interprets one kind of document published at a predictable location.
 ///
 /// Guarantees a probe must keep (checked by tests in each plugin):
@@ -117,6 +134,19 @@ pub trait WellKnownProbe: Send + Sync + 'static {
     /// True when the probe runs on every origin of the inventory (false for follow-up-only probes).
     fn runs_on_origin(&self) -> bool {
         true
+    }
+
+    /// When the probe runs on an origin unit, relative to the others (see [`OriginOrder`]).
+    /// Default: [`OriginOrder::Concurrent`].
+    fn origin_order(&self) -> OriginOrder {
+        OriginOrder::Concurrent
+    }
+
+    /// True when the probe also runs on issuer units (an issuer identifier given with `--issuer` or
+    /// revealed by a document), with [`Target::Url`] of role `issuer`: the metadata documents an
+    /// issuer publishes (OpenID Connect Discovery 1.0 section 4, RFC 8414 section 3). Default: false.
+    fn takes_issuer(&self) -> bool {
+        false
     }
 
     /// How the document must be fetched.

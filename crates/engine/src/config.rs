@@ -1,6 +1,7 @@
 //! Scan settings the engine reads.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use url::Url;
 use wellknown_core::Scope;
@@ -16,14 +17,39 @@ pub struct ScanConfig {
     pub probes: Vec<String>,
     /// Issuer identifiers given by the user (`--issuer`), probed by issuer-based probes.
     pub issuers: Vec<Url>,
-    /// Units (origins, issuers) scanned at once.
+    /// Units (origins, issuers) scanned at once. Default 256: on a real network a unit spends most
+    /// of its time waiting for round trips, and a waiting unit holds little memory.
     pub concurrency: usize,
+    /// Documents of one unit fetched (and interpreted) at once: its probes, then its follow-ups as
+    /// soon as they are known. Each request still waits for its host's politeness budget
+    /// (`--per-host`, `--rate`); this bounds what one unit holds in memory. Default 8.
+    pub unit_in_flight: usize,
+    /// Wall-clock budget of one unit (`--origin-budget`): when it runs out, the unit's requests in
+    /// flight are abandoned and its queued documents and verifications skipped (a `budget` record
+    /// `time_per_origin` counts them). Default 300 s.
+    pub unit_budget: Duration,
+    /// Candidate sightings (first sightings and further evidence) recorded per unit at most
+    /// (`--max-candidates`); the rest of the unit's documents are not read for candidates and its
+    /// queued follow-ups not fetched. Default 200,000.
+    pub max_candidates_per_unit: usize,
+    /// Units one document may queue (`--max-revealed-per-document`); further revealed units are
+    /// recorded (`inventory`, action `over_budget`), not scanned. Default 100.
+    pub max_revealed_per_document: usize,
+    /// Units one unit's documents may queue in all (`--max-revealed`). Default 1,000.
+    pub max_revealed_per_unit: usize,
+    /// Virtual-host tries per revealing origin (`--max-vhost-tries`): names that do not resolve
+    /// tried at that origin's address. Default 20.
+    pub max_vhost_tries_per_origin: usize,
+    /// Per origin that answers 2xx, compare its documents with its answers for a random path under
+    /// `/` and `/.well-known/` (two calibration requests), so a server answering every path alike
+    /// is reported `catch_all` rather than found (`--no-catch-all-check` turns it off).
+    pub catch_all_check: bool,
     /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ... ).
     /// Default 8: enough for six nested sitemap index levels behind a robots.txt.
     pub max_follow_up_hops: u32,
-    /// Maximum follow-up documents fetched per origin (bounds an index of a million children).
-    /// Default 10,000: a real nested sitemap tree (robots.txt -> index -> 51 states -> counties ->
-    /// cities) needs several thousand.
+    /// Maximum follow-up documents fetched per origin (bounds an index of a million children); the
+    /// rest are counted in a `budget` record `follow_ups_per_origin`. Default 10,000: a real nested
+    /// sitemap tree (robots.txt -> index -> 51 states -> counties -> cities) needs several thousand.
     pub max_follow_ups_per_origin: usize,
     /// Also request every IANA-registered well-known suffix on each origin and record which exist.
     pub all_registered: bool,
@@ -50,6 +76,13 @@ impl std::fmt::Debug for ScanConfig {
             .field("probes", &self.probes)
             .field("issuers", &self.issuers)
             .field("concurrency", &self.concurrency)
+            .field("unit_in_flight", &self.unit_in_flight)
+            .field("unit_budget", &self.unit_budget)
+            .field("max_candidates_per_unit", &self.max_candidates_per_unit)
+            .field("max_revealed_per_document", &self.max_revealed_per_document)
+            .field("max_revealed_per_unit", &self.max_revealed_per_unit)
+            .field("max_vhost_tries_per_origin", &self.max_vhost_tries_per_origin)
+            .field("catch_all_check", &self.catch_all_check)
             .field("max_follow_up_hops", &self.max_follow_up_hops)
             .field("max_follow_ups_per_origin", &self.max_follow_ups_per_origin)
             .field("all_registered", &self.all_registered)
@@ -64,14 +97,22 @@ impl std::fmt::Debug for ScanConfig {
 }
 
 impl Default for ScanConfig {
-    /// The command line's defaults: verification on (at most 1000 requests per unit, 4 at once),
-    /// feedback depth 1, virtual-host attempts on, robots.txt not obeyed.
+    /// The command line's defaults: 256 units at once, 8 documents of a unit at once, 300 s per
+    /// unit, verification on (at most 1000 requests per unit, 4 at once), feedback depth 1,
+    /// virtual-host attempts on, catch-all check on, robots.txt not obeyed.
     fn default() -> Self {
         ScanConfig {
             scope: Scope::default(),
             probes: Vec::new(),
             issuers: Vec::new(),
-            concurrency: 16,
+            concurrency: 256,
+            unit_in_flight: 8,
+            unit_budget: Duration::from_secs(300),
+            max_candidates_per_unit: 200_000,
+            max_revealed_per_document: 100,
+            max_revealed_per_unit: 1_000,
+            max_vhost_tries_per_origin: 20,
+            catch_all_check: true,
             max_follow_up_hops: 8,
             max_follow_ups_per_origin: 10_000,
             all_registered: false,

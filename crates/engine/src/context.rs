@@ -125,6 +125,7 @@ impl ScanContext {
             let msg = format!("{} is disallowed by its robots.txt for this scanner (--obey-robots)", request.url);
             return refused(&request.url, FailureClass::RobotsDisallowed, msg, now());
         }
+        let first = if document { self.reach.first(&request.url).await } else { None };
         if document && let Some(skipped) = self.reach.skip(&request.url, now()) {
             return skipped;
         }
@@ -132,6 +133,7 @@ impl ScanContext {
         if document {
             self.reach.learn(&request.url, &result.meta);
         }
+        drop(first);
         if robots_txt
             && request.method == Method::Get
             && let Some(gate) = &self.net.gate

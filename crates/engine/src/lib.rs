@@ -24,26 +24,35 @@
 //!
 //! [`WellKnownProbe`]: wellknown_core::WellKnownProbe
 
+mod budget;
+mod calibrate;
 mod compact;
 mod config;
 mod context;
+mod emit;
+mod engine;
 mod feedback;
+mod frontier;
 mod reach;
 mod record;
 pub mod registered;
 pub mod robots;
-mod scan;
+mod schedule;
+mod shared;
 mod transport;
 pub mod unit;
+mod verifier;
 pub mod verify;
+mod vhost;
 
 pub use config::ScanConfig;
+pub use budget::describe as describe_budget;
 pub use record::{
-    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
+    BudgetRecord, CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
     VerificationRecord, VhostRecord, recognised,
 };
 pub use robots::{RobotsGate, RobotsRules};
-pub use scan::{Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
+pub use engine::{CATCH_ALL_CODE, CATCH_ALL_FLAG, Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
 pub use transport::{Clock, InScope, SystemClock, Transport};
 pub use unit::{Revealed, RunPlan, Unit, UnitKind, UnitTarget};
 pub use verify::VerifyStatus;

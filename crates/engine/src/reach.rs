@@ -13,13 +13,22 @@
 //! A slow answer (`timeout`), an HTTP status, a body over the cap or a redirect failure says nothing
 //! about the other paths and never stops requests.
 //!
+//! A slow origin is learned too: a document request that ends in `timeout` or `slow_transfer` (a
+//! held connection, a tar pit) counts, and after [`SLOW_LIMIT`] such requests the origin's other
+//! documents are not attempted either (class of the last one, a message saying the origin was too
+//! slow), so one tar-pit origin costs about two timeouts, not one per document.
+//!
 //! The memory is a mutex-guarded map consulted before every document request and updated after it,
 //! so the decision is race-free: once a failure is recorded, no later request to that origin leaves
-//! the unit. Requests already in flight when the first failure is recorded (concurrent requests of
-//! one probe) complete as real attempts.
+//! the unit. The unit's documents run concurrently, so the first document request to an origin goes
+//! alone ([`Reach::first`]): the others to that origin wait for its answer (or failure) before they
+//! are checked and sent. An unreachable origin is asked once, and a reachable one is asked
+//! concurrently from its second request on (its politeness budget spaces requests anyway).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, PoisonError};
+
+use tokio::sync::watch;
 
 use url::Url;
 use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchResult, Origin, Timestamp};
@@ -29,12 +38,30 @@ use wellknown_core::{FailureClass, FetchFailure, FetchMeta, FetchResult, Origin,
 struct Unreachable {
     url: String,
     class: FailureClass,
+    /// Learned from [`SLOW_LIMIT`] slow requests rather than one connection-level failure.
+    slow: bool,
 }
+
+/// Held by the first document request to an origin; dropping it lets the others go.
+pub(crate) struct FirstRequest {
+    _done: watch::Sender<()>,
+}
+
+/// Requests to one origin ending in `timeout` or `slow_transfer` after which its other documents
+/// are not attempted.
+pub(crate) const SLOW_LIMIT: usize = 2;
 
 #[derive(Debug, Default)]
 struct State {
     /// Origins found unreachable, with the first failure that said so.
     origins: HashMap<Origin, Unreachable>,
+    /// Slow requests (`timeout`, `slow_transfer`) per origin.
+    slow: HashMap<Origin, usize>,
+    /// Origins whose last document request had a response that was not slow: asked concurrently.
+    calm: HashSet<Origin>,
+    /// Origins asked one request at a time (no calm answer yet): the one in flight, whose sender
+    /// drops when it is over.
+    probing: HashMap<Origin, watch::Receiver<()>>,
     /// Requested URLs answered without a request, not yet claimed by a document record.
     skipped: HashSet<String>,
 }
@@ -62,6 +89,11 @@ pub(crate) fn origin_wide(class: FailureClass) -> bool {
     )
 }
 
+/// True for the failure classes of a slow answer: nothing within the timeout, or a trickle.
+fn slow(class: FailureClass) -> bool {
+    matches!(class.as_str(), "timeout" | "slow_transfer")
+}
+
 /// The origin requests are grouped by (scheme, host, port, default ports equal to none).
 fn key(url: &Url) -> Option<Origin> {
     Origin::from_url(url).ok()
@@ -82,7 +114,13 @@ impl Reach {
         state.skipped.insert(url.as_str().to_string());
         let mut meta = FetchMeta::synthetic(url.clone(), None, now);
         meta.status = None;
-        let message = if first.class == FailureClass::PrivateAddress {
+        let message = if first.slow {
+            format!(
+                "not attempted: the origin answered too slowly {SLOW_LIMIT} times, last at {} ({})",
+                first.url,
+                first.class.as_str()
+            )
+        } else if first.class == FailureClass::PrivateAddress {
             format!(
                 "not attempted: the origin's address was refused as private at {} (private_address; --allow-private \
                  lifts the refusal)",
@@ -99,12 +137,58 @@ impl Reach {
     /// before any response (no status, no redirect hop) marks `url`'s origin unreachable. The first
     /// such failure is kept.
     pub(crate) fn learn(&self, url: &Url, meta: &FetchMeta) {
+        let calm = meta.failure.as_ref().is_none_or(|f| !slow(f.class)) && (meta.status.is_some() || !meta.redirect_chain.is_empty());
+        if let Some(k) = key(url) {
+            let mut state = self.state();
+            if calm {
+                state.calm.insert(k);
+            } else {
+                state.calm.remove(&k);
+            }
+        }
         let Some(f) = &meta.failure else { return };
+        let Some(k) = key(url) else { return };
+        if slow(f.class) {
+            let mut state = self.state();
+            let n = state.slow.entry(k.clone()).or_default();
+            *n += 1;
+            if *n >= SLOW_LIMIT {
+                state.origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class, slow: true });
+            }
+            return;
+        }
         if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
             return;
         }
-        let Some(k) = key(url) else { return };
-        self.state().origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class });
+        self.state().origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class, slow: false });
+    }
+
+    /// Waits until `url`'s origin may be asked concurrently: once a first document request of this
+    /// unit has had an answer that was not slow. Until then (no request yet, or the last one timed
+    /// out or trickled) requests to the origin go one at a time: the caller that gets the guard
+    /// makes the next one, and the others wait until it is dropped (after [`Reach::learn`]), then
+    /// check again. So an origin that fails is asked once, and a tar pit about [`SLOW_LIMIT`]
+    /// times, whatever the number of documents queued for it.
+    pub(crate) async fn first(&self, url: &Url) -> Option<FirstRequest> {
+        let k = key(url)?;
+        loop {
+            let mut rx = {
+                let mut state = self.state();
+                if state.calm.contains(&k) || state.origins.contains_key(&k) {
+                    return None;
+                }
+                match state.probing.get(&k) {
+                    Some(rx) if rx.has_changed().is_ok() => rx.clone(),
+                    _ => {
+                        let (tx, rx) = watch::channel(());
+                        state.probing.insert(k, rx);
+                        return Some(FirstRequest { _done: tx });
+                    }
+                }
+            };
+            // Ends when that request's guard is dropped (answered, failed or abandoned).
+            while rx.changed().await.is_ok() {}
+        }
     }
 
     /// True, once, when the document requested at `requested_url` was answered by

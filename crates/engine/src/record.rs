@@ -1,7 +1,7 @@
 //! JSON Lines records a scan emits (documented in `docs/output-schema.md`).
 //!
 //! Every record is one JSON object with a `type` field: `document`, `diagnostic`, `candidate`,
-//! `evidence`, `verification`, `inventory`, `vhost`, `origin`, `summary`.
+//! `evidence`, `verification`, `inventory`, `vhost`, `budget`, `origin`, `summary`.
 
 use std::collections::BTreeMap;
 
@@ -29,6 +29,8 @@ pub enum Record {
     Inventory(InventoryRecord),
     /// A revealed name that does not resolve, tried as a virtual host of the origin that revealed it.
     Vhost(VhostRecord),
+    /// A per-origin cap or budget stopped work: which one, and how much was left undone.
+    Budget(BudgetRecord),
     /// An origin finished.
     Origin(OriginRecord),
     /// The scan finished (always the last record).
@@ -82,6 +84,13 @@ pub struct DocumentRecord {
     /// `failure` repeats that class and names the request that failed. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub not_attempted: bool,
+    /// True when the document's answer matched the origin's answer for a random path (same status,
+    /// media type and body, the requested path and host left out): the origin answers every path
+    /// alike, so this is no document of the probe's kind, whatever its parser read (a `catch_all`
+    /// diagnostic says so, its candidates are flagged `catch_all`, never verified nor revealing
+    /// units). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub catch_all: bool,
 }
 
 /// A diagnostic record.
@@ -207,12 +216,40 @@ pub struct VhostRecord {
     pub address: Option<String>,
     /// True when the address answered HTTP for the name (any status).
     pub answers: bool,
+    /// When it answered: true when the answer differed from the address's answer for a name it
+    /// cannot have (a random sibling of the name), so the name is served apart and its documents
+    /// are requested through this address; false when the server ignores the name (nothing more is
+    /// requested); null when there was no answer to compare.
+    pub distinct: Option<bool>,
     /// The status it answered.
     pub status: Option<u16>,
     /// Why it did not answer.
     pub failure: Option<FetchFailure>,
     /// When it was tried.
     pub checked_at: Timestamp,
+}
+
+/// A per-unit cap or budget stopped work (`docs/output-schema.md`, "budget"): emitted once per unit
+/// and budget, before the unit's `origin` record, with the count of what it left undone.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct BudgetRecord {
+    /// The unit (origin, or issuer URL) whose work stopped.
+    pub origin: String,
+    /// `origin` or `issuer`.
+    pub unit: UnitKind,
+    /// Which budget: `time_per_origin`, `follow_ups_per_origin`, `follow_up_hops`,
+    /// `candidates_per_origin`, `revealed_per_document`, `revealed_per_origin`,
+    /// `vhost_tries_per_origin`, `verifications_per_origin`.
+    pub budget: &'static str,
+    /// The limit in force (a count; milliseconds for `time_per_origin`).
+    pub limit: u64,
+    /// What was left undone: `follow_ups`, `candidates`, `units`, `vhost_tries`, `verifications`,
+    /// `documents`.
+    pub skipped_what: &'static str,
+    /// How many were left undone.
+    pub skipped: u64,
+    /// The flag that raises the limit (`--max-follow-ups`), for the reader.
+    pub flag: &'static str,
 }
 
 /// A scan unit (an origin, or an issuer identifier) finished.
@@ -241,6 +278,10 @@ pub struct OriginRecord {
     /// Candidate URLs it did not verify because its `--max-verify` budget was spent.
     #[serde(skip_serializing_if = "is_zero")]
     pub verification_skipped: usize,
+    /// Budgets that stopped its work, by name (as in its `budget` records), each with the count
+    /// left undone. Absent when none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub budgets: BTreeMap<String, u64>,
     /// When unreachable: the failure classes met (e.g. `dns_nxdomain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<String>,
@@ -293,6 +334,26 @@ pub struct Summary {
     pub verification_requests: usize,
     /// Candidate URLs not verified because a unit's `--max-verify` budget was spent.
     pub verifications_skipped: usize,
+    /// `fetch_failures` plus the documents whose response began but did not complete (a timed-out,
+    /// trickled or cut body: `timeout`, `slow_transfer`, `protocol`...), by failure class. Every
+    /// document without a usable answer is counted here once.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub failures_by_class: BTreeMap<String, usize>,
+    /// Documents whose answer matched their origin's answer for a random path (`catch_all`): not
+    /// counted as recognised, whatever their parser read.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub documents_catch_all: usize,
+    /// Calibration requests sent (a random path under `/` and under `/.well-known/` per origin
+    /// that answered 2xx, and one per revealing origin of a virtual-host try).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub calibration_requests: usize,
+    /// Budgets that stopped work, by name, each with the total left undone over all units (the
+    /// `budget` records have the details). Absent when none did.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub budgets: BTreeMap<String, u64>,
+    /// Units at least one budget stopped.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub units_over_budget: usize,
     /// Error diagnostics.
     pub errors: usize,
     /// Warning diagnostics.

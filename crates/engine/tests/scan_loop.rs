@@ -99,6 +99,13 @@ async fn run(net: Arc<FakeNet>, targets: &[&str], config: ScanConfig) -> Vec<Rec
     out
 }
 
+/// The requests, calibration requests (`calibrate.rs`: a random path under `/` and under
+/// `/.well-known/` per origin that answered 2xx) counted apart.
+fn documents_and_calibrations(requested: &[String]) -> (Vec<String>, usize) {
+    let (cal, docs): (Vec<_>, Vec<_>) = requested.iter().cloned().partition(|u| u.contains("/wellknown-calibration-"));
+    (docs, cal.len())
+}
+
 fn net() -> Arc<FakeNet> {
     let mut pages = HashMap::new();
     pages.insert(
@@ -120,11 +127,12 @@ async fn follows_links_in_scope_once_and_records_evidence() {
     // Follow-ups only: no verification, no feedback (tests/verify_feedback.rs covers those).
     let config = ScanConfig { scope: Scope::for_targets(&targets), verify: false, depth: 0, ..ScanConfig::default() };
     let records = run(Arc::clone(&net), &["a.example"], config).await;
-    let requested = net.requested.lock().unwrap().clone();
+    let (requested, calibrations) = documents_and_calibrations(&net.requested.lock().unwrap());
     assert_eq!(
         requested,
         ["https://a.example/links.txt", "https://a.example/one", "https://b.a.example/two", "https://a.example/deeper"]
     );
+    assert_eq!(calibrations, 2, "a.example answered 2xx: `/` and `/.well-known/` calibrated once");
     // out.example is recorded as a candidate, out of scope, and never requested.
     let out = records
         .iter()
@@ -166,9 +174,22 @@ async fn hop_limit_stops_following() {
         depth: 0,
         ..ScanConfig::default()
     };
-    run(Arc::clone(&net), &["a.example"], config).await;
-    let requested = net.requested.lock().unwrap().clone();
+    let records = run(Arc::clone(&net), &["a.example"], config).await;
+    let (requested, _) = documents_and_calibrations(&net.requested.lock().unwrap());
     assert_eq!(requested, ["https://a.example/links.txt", "https://a.example/one", "https://b.a.example/two"]);
+    // The hop limit stopped `https://a.example/deeper` (and links.txt again, a visit already made,
+    // is not counted): reported, not dropped.
+    let budgets: Vec<_> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Budget(b) => Some((b.budget, b.limit, b.skipped_what, b.skipped)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(budgets, [("follow_up_hops", 1, "follow_ups", 1)]);
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!(s.budgets.get("follow_up_hops"), Some(&1));
+    assert_eq!(s.units_over_budget, 1);
 }
 
 #[tokio::test]

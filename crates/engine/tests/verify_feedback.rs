@@ -62,7 +62,7 @@ impl WellKnownProbe for DeclProbe {
     }
 }
 
-/// Stands in for the robots probe (the engine runs the probe named `robots` first).
+/// Stands in for the robots probe (declared `First`, as the robots plugin is).
 struct FakeRobots;
 
 impl WellKnownProbe for FakeRobots {
@@ -74,6 +74,9 @@ impl WellKnownProbe for FakeRobots {
     }
     fn spec(&self) -> &'static str {
         "none"
+    }
+    fn origin_order(&self) -> wellknown_core::OriginOrder {
+        wellknown_core::OriginOrder::First
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {
@@ -527,7 +530,9 @@ async fn a_redirect_out_of_scope_is_a_candidate_with_its_evidence() {
         })
         .collect();
     assert_eq!(redirect.len(), 2, "{redirect:?}");
-    let robots = &redirect[0];
+    // The unit's documents run concurrently: find each by its document.
+    let by_doc = |url: &str| redirect.iter().find(|c| c.evidence.document_url.as_str() == url).expect(url);
+    let robots = by_doc("https://a.example/robots.txt");
     assert_eq!(
         (robots.kind, robots.value.as_str(), robots.in_scope),
         (CandidateKind::Url, "https://cdn.example/robots.txt", Some(false))
@@ -539,7 +544,7 @@ async fn a_redirect_out_of_scope_is_a_candidate_with_its_evidence() {
     );
     assert_eq!((robots.evidence.probe.as_str(), robots.evidence.status), ("robots", Some(308)));
     assert_eq!(robots.evidence.locator, Some(Locator::Redirect(1)), "the Location header of the second hop");
-    let decl = &redirect[1];
+    let decl = by_doc("https://a.example/decl.txt");
     assert_eq!(decl.value, "https://third-party.example/decl.txt");
     assert_eq!((decl.evidence.document_url.as_str(), decl.evidence.status), ("https://a.example/decl.txt", Some(302)));
     assert_eq!(decl.evidence.locator, Some(Locator::Redirect(0)));
@@ -774,33 +779,44 @@ async fn an_origin_unreachable_at_the_connection_level_is_requested_once() {
     let cfg = ScanConfig { all_registered: true, verify: false, depth: 0, ..config(&targets) };
     let records = run(Arc::clone(&net), &targets, cfg).await;
 
-    // connect_refused: robots.txt is the one request; every other document is recorded, not sent.
+    // connect_refused: robots.txt is the one request (the first request to an origin goes alone);
+    // every other document is recorded, not sent.
     let docs = documents_of(&records, "https://a.example");
     assert!(docs.len() > 10, "robots, decl and the registered suffixes: {}", docs.len());
     assert_eq!(requests_to(&net, "a.example"), 1, "{:?}", net.requested());
-    assert_eq!(docs[0].requested_url, "https://a.example/robots.txt");
-    assert!(!docs[0].not_attempted, "robots.txt was attempted");
-    assert_eq!(docs[0].failure.as_ref().unwrap().message, "a.example is down");
-    for d in &docs[1..] {
+    let (tried, skipped): (Vec<_>, Vec<_>) = docs.iter().partition(|d| !d.not_attempted);
+    assert_eq!(tried.len(), 1);
+    assert_eq!(tried[0].requested_url, "https://a.example/robots.txt");
+    assert_eq!(tried[0].failure.as_ref().unwrap().message, "a.example is down");
+    for d in &skipped {
         let f = d.failure.as_ref().unwrap();
         assert_eq!(f.class, FailureClass::ConnectRefused, "{}", d.requested_url);
-        assert!(d.not_attempted, "{}", d.requested_url);
         assert_eq!(
             f.message,
             "not attempted: the origin was unreachable at https://a.example/robots.txt (connect_refused)"
         );
         assert_eq!(d.status, None);
     }
-    let json = serde_json::to_value(Record::Document(docs[1].clone())).unwrap();
+    let json = serde_json::to_value(Record::Document(skipped[0].clone())).unwrap();
     assert_eq!(json["not_attempted"], true);
-    let json = serde_json::to_value(Record::Document(docs[0].clone())).unwrap();
+    let json = serde_json::to_value(Record::Document(tried[0].clone())).unwrap();
     assert!(json.get("not_attempted").is_none(), "absent when false: {json}");
 
-    // timeout: a slow answer says nothing about the other paths; every document is requested.
+    // timeout: one slow answer says nothing about the other paths, but an origin slow twice is a
+    // tar pit: its other documents are recorded, not sent (requests go one at a time meanwhile).
     let slow = documents_of(&records, "https://b.example");
     assert_eq!(slow.len(), docs.len());
-    assert_eq!(requests_to(&net, "b.example"), slow.len());
-    assert!(slow.iter().all(|d| !d.not_attempted && d.failure.as_ref().unwrap().class == FailureClass::Timeout));
+    assert_eq!(requests_to(&net, "b.example"), 2, "{:?}", net.requested());
+    let (tried, skipped): (Vec<_>, Vec<_>) = slow.iter().partition(|d| !d.not_attempted);
+    assert_eq!(tried.len(), 2);
+    assert!(slow.iter().all(|d| d.failure.as_ref().unwrap().class == FailureClass::Timeout));
+    let second = &tried[1].requested_url;
+    for d in &skipped {
+        assert_eq!(
+            d.failure.as_ref().unwrap().message,
+            format!("not attempted: the origin answered too slowly 2 times, last at {second} (timeout)")
+        );
+    }
 
     // Both targets stay unreachable, with their class; the skipped documents are fetch failures.
     let origin = |label: &str| {
@@ -817,7 +833,9 @@ async fn an_origin_unreachable_at_the_connection_level_is_requested_once() {
     let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
     assert_eq!((s.targets, s.reachable, s.unreachable), (2, 0, 2));
     assert_eq!(s.fetch_failures, 2 * docs.len());
-    assert_eq!(s.documents_not_attempted, docs.len() - 1);
+    assert_eq!(s.documents_not_attempted, 2 * docs.len() - 3);
+    assert_eq!(s.failures_by_class.get("connect_refused"), Some(&docs.len()));
+    assert_eq!(s.failures_by_class.get("timeout"), Some(&docs.len()));
 }
 
 #[tokio::test]

@@ -96,6 +96,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             state: match i.action {
                 "queued" => UnitState::Pending,
                 "beyond_depth" => UnitState::BeyondDepth,
+                "over_budget" => UnitState::OverBudget,
                 _ => UnitState::OutOfScope,
             },
             in_scope: i.in_scope,
@@ -119,7 +120,8 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             state: UnitState::Done,
             in_scope: true,
         })],
-        Record::Summary(_) => Vec::new(),
+        // Kept in the JSON Lines and, totalled, in the scan's stored summary.
+        Record::Budget(_) | Record::Summary(_) => Vec::new(),
     }
 }
 

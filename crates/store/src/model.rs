@@ -58,6 +58,9 @@ pub enum UnitState {
     BeyondDepth,
     /// Revealed out of scope: recorded, never requested.
     OutOfScope,
+    /// Revealed in scope within `--depth`, but past its revealer's budget of revealed units
+    /// (`--max-revealed-per-document`, `--max-revealed`): recorded, not scanned.
+    OverBudget,
 }
 
 impl UnitState {
@@ -68,12 +71,13 @@ impl UnitState {
             UnitState::Done => "done",
             UnitState::BeyondDepth => "beyond_depth",
             UnitState::OutOfScope => "out_of_scope",
+            UnitState::OverBudget => "over_budget",
         }
     }
 
     /// Parses a stored name.
     pub fn parse(s: &str) -> Option<UnitState> {
-        [UnitState::Pending, UnitState::Done, UnitState::BeyondDepth, UnitState::OutOfScope]
+        [UnitState::Pending, UnitState::Done, UnitState::BeyondDepth, UnitState::OutOfScope, UnitState::OverBudget]
             .into_iter()
             .find(|u| u.as_str() == s)
     }

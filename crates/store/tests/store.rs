@@ -40,6 +40,7 @@ fn doc(url: &str, probe: &str, status: Option<u16>, at: &str) -> Record {
         facts: serde_json::Map::new(),
         via: None,
         not_attempted: false,
+        catch_all: false,
     })
 }
 
@@ -91,6 +92,7 @@ fn done(unit: &str) -> Record {
         candidates: 1,
         verified: 0,
         verification_skipped: 0,
+        budgets: Default::default(),
         failures: Vec::new(),
     })
 }

@@ -37,6 +37,11 @@ impl WellKnownProbe for OAuthAuthorizationServerProbe {
         "RFC 8414"
     }
 
+    /// An issuer's metadata (RFC 8414 section 3): also runs on issuer units.
+    fn takes_issuer(&self) -> bool {
+        true
+    }
+
     fn policy(&self) -> FetchPolicy {
         metadata_policy()
     }

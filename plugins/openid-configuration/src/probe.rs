@@ -43,6 +43,12 @@ impl WellKnownProbe for OpenIdConfigurationProbe {
         "OpenID Connect Discovery 1.0"
     }
 
+    /// An OpenID Provider's configuration (OpenID Connect Discovery 1.0 section 4): also runs on
+    /// issuer units.
+    fn takes_issuer(&self) -> bool {
+        true
+    }
+
     fn policy(&self) -> FetchPolicy {
         metadata_policy()
     }

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use url::Url;
 use wellknown_core::media::MediaType;
 use wellknown_core::{
-    CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, ProbeContext, Report,
-    Target, WellKnownProbe,
+    CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, OriginOrder, ProbeContext,
+    Report, Target, WellKnownProbe,
 };
 
 use crate::codes;
@@ -303,6 +303,12 @@ impl WellKnownProbe for RobotsProbe {
 
     fn spec(&self) -> &'static str {
         "RFC 9309"
+    }
+
+    /// First: its `Sitemap:` lines declare the sitemaps (RFC 9309 section 2.2.4), and
+    /// `--obey-robots` needs its rules before any other request.
+    fn origin_order(&self) -> OriginOrder {
+        OriginOrder::First
     }
 
     /// Redirects followed up to [`MAX_REDIRECTS`] (RFC 9309 section 2.3.1.2), body capped at

@@ -11,7 +11,7 @@
 //!   is a document with that status (no report); what the index declared stays in the index's report.
 
 use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Origin, Report, Target, WellKnownProbe};
+use wellknown_core::{FetchMeta, FetchPolicy, Origin, OriginOrder, Report, Target, WellKnownProbe};
 
 use crate::limits::{Limits, PROTOCOL_MAX_BYTES};
 
@@ -63,6 +63,12 @@ impl WellKnownProbe for SitemapProbe {
 
     fn spec(&self) -> &'static str {
         "sitemaps.org 0.9"
+    }
+
+    /// After robots.txt: `/sitemap.xml` may be one of its `Sitemap:` lines, fetched once with that
+    /// declaration attached (the sitemap location rule needs it).
+    fn origin_order(&self) -> OriginOrder {
+        OriginOrder::AfterFirst
     }
 
     fn policy(&self) -> FetchPolicy {

@@ -436,7 +436,9 @@ fn resume(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(StoredPlan
             UnitState::Done => plan.done.push((kind, u.value.clone())),
             UnitState::Pending => plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?),
             // Recorded, not to be scanned; known so they are not reported again.
-            UnitState::BeyondDepth | UnitState::OutOfScope => plan.done.push((kind, u.value.clone())),
+            UnitState::BeyondDepth | UnitState::OutOfScope | UnitState::OverBudget => {
+                plan.done.push((kind, u.value.clone()))
+            }
         }
     }
     if !settings.quiet {
