@@ -62,7 +62,9 @@ pub struct ScanArgs {
     /// Also probe this OAuth/OpenID issuer identifier (repeatable).
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
-    /// Origins scanned in parallel (1 to 10000).
+    /// Units (origins, issuers) scanned in parallel (1 to 10000) [default: 256]. One unit's own
+    /// documents are fetched concurrently too, each request waiting for its host's --per-host and
+    /// --rate budget.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]
     pub concurrency: Option<usize>,
     /// Maximum concurrent requests to one host (1 to 100).
@@ -141,6 +143,32 @@ pub struct ScanArgs {
     /// Do not try revealed names that do not resolve as virtual hosts of the origin that revealed them.
     #[arg(long)]
     pub no_vhosts: bool,
+    /// Wall-clock budget of one origin (or issuer) in seconds, 0.001 to 3600 [default: 300]: past it,
+    /// its requests in flight are abandoned and the rest skipped, counted in a `budget` record.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
+    pub origin_budget: Option<f64>,
+    /// Follow-up documents (child sitemaps, JWK Sets, includes) fetched per origin at most
+    /// [default: 10000]; the rest are counted in a `budget` record.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
+    pub max_follow_ups: Option<usize>,
+    /// Candidate sightings recorded per origin at most [default: 200000]; past it, its documents'
+    /// further candidates are counted, not recorded, and its follow-ups not fetched.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
+    pub max_candidates: Option<usize>,
+    /// Hosts, origins and issuers one document may queue for scanning [default: 100]; further ones
+    /// are recorded (inventory action `over_budget`), not scanned.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
+    pub max_revealed_per_document: Option<usize>,
+    /// Hosts, origins and issuers one origin's documents may queue in all [default: 1000].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
+    pub max_revealed: Option<usize>,
+    /// Names that do not resolve tried as virtual hosts of one revealing origin [default: 20].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
+    pub max_vhost_tries: Option<usize>,
+    /// Do not compare an origin's 2xx documents with its answer for a random path (by default a
+    /// document answered like a random path is `catch_all`, not found).
+    #[arg(long)]
+    pub no_catch_all_check: bool,
 }
 
 /// A whole number within `range`. Negative numbers reach this parser as values

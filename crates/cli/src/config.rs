@@ -19,7 +19,7 @@ use crate::values::{self, Given};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Origins scanned in parallel (default 16).
+    /// Units (origins, issuers) scanned in parallel (default 256).
     #[serde(deserialize_with = "values::de_concurrency")]
     pub concurrency: usize,
     /// Maximum concurrent requests to one host (default 2).
@@ -81,12 +81,33 @@ pub struct Settings {
     pub depth: u32,
     /// Try revealed names that do not resolve as virtual hosts (default true; `--no-vhosts`).
     pub vhosts: bool,
+    /// Wall-clock budget of one unit, seconds (default 300).
+    #[serde(deserialize_with = "values::de_seconds")]
+    pub origin_budget: f64,
+    /// Follow-up documents fetched per unit at most (default 10000).
+    #[serde(deserialize_with = "values::de_count")]
+    pub max_follow_ups: usize,
+    /// Candidate sightings recorded per unit at most (default 200000).
+    #[serde(deserialize_with = "values::de_count")]
+    pub max_candidates: usize,
+    /// Units one document may queue (default 100).
+    #[serde(deserialize_with = "values::de_count")]
+    pub max_revealed_per_document: usize,
+    /// Units one unit's documents may queue (default 1000).
+    #[serde(deserialize_with = "values::de_count")]
+    pub max_revealed: usize,
+    /// Virtual-host tries per revealing origin (default 20).
+    #[serde(deserialize_with = "values::de_count")]
+    pub max_vhost_tries: usize,
+    /// Compare 2xx documents with the origin's answer for a random path (default true;
+    /// `--no-catch-all-check`).
+    pub catch_all_check: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            concurrency: 16,
+            concurrency: 256,
             per_host: 2,
             rate: 5.0,
             connect_timeout: 10.0,
@@ -110,6 +131,13 @@ impl Default for Settings {
             obey_robots: false,
             depth: 1,
             vhosts: true,
+            origin_budget: 300.0,
+            max_follow_ups: 10_000,
+            max_candidates: 200_000,
+            max_revealed_per_document: 100,
+            max_revealed: 1_000,
+            max_vhost_tries: 20,
+            catch_all_check: true,
         }
     }
 }
@@ -165,6 +193,20 @@ struct Overrides {
     depth: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vhosts: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin_budget: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_follow_ups: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_candidates: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_revealed_per_document: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_revealed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_vhost_tries: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    catch_all_check: Option<bool>,
 }
 
 /// Merges defaults, the configuration file, the environment and the flags.
@@ -258,6 +300,13 @@ fn overrides(args: &ScanArgs) -> Overrides {
         obey_robots: args.obey_robots,
         depth: args.depth,
         vhosts: args.no_vhosts.then_some(false),
+        origin_budget: args.origin_budget,
+        max_follow_ups: args.max_follow_ups,
+        max_candidates: args.max_candidates,
+        max_revealed_per_document: args.max_revealed_per_document,
+        max_revealed: args.max_revealed,
+        max_vhost_tries: args.max_vhost_tries,
+        catch_all_check: args.no_catch_all_check.then_some(false),
     }
 }
 
@@ -432,6 +481,7 @@ pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
     judged("rate", values::rate(&Given::Float(s.rate)).map(drop))?;
     judged("connect_timeout", values::seconds(&Given::Float(s.connect_timeout)).map(drop))?;
     judged("timeout", values::seconds(&Given::Float(s.timeout)).map(drop))?;
+    judged("origin_budget", values::seconds(&Given::Float(s.origin_budget)).map(drop))?;
     validate_lists(s, &origin)
 }
 

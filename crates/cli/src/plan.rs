@@ -93,7 +93,7 @@ impl StoredPlan {
         })
     }
 
-    /// The engine configuration: this plan plus the current invocation's concurrency and
+    /// The engine configuration: this plan plus the current invocation's concurrency, budgets and
     /// user-agent (whose product token `--obey-robots` obeys).
     ///
     /// Errors: a stored scope rule or issuer that no longer parses.
@@ -118,6 +118,14 @@ impl StoredPlan {
             depth: self.depth,
             vhosts: self.vhosts,
             obey_robots: self.obey_robots.then(|| Arc::new(PluginRobotsGate::new(&user_agent)) as _),
+            unit_budget: std::time::Duration::try_from_secs_f64(settings.origin_budget)
+                .unwrap_or(std::time::Duration::from_secs(300)),
+            max_follow_ups_per_origin: settings.max_follow_ups,
+            max_candidates_per_unit: settings.max_candidates,
+            max_revealed_per_document: settings.max_revealed_per_document,
+            max_revealed_per_unit: settings.max_revealed,
+            max_vhost_tries_per_origin: settings.max_vhost_tries,
+            catch_all_check: settings.catch_all_check,
             ..ScanConfig::default()
         })
     }

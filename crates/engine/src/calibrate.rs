@@ -93,7 +93,8 @@ pub(crate) async fn calibrate(origin: &Origin, cx: &ScanContext) -> (Calibration
         cx.request(FetchRequest::get(root, policy.clone())),
         cx.request(FetchRequest::get(well_known, policy))
     );
-    let sent = usize::from(crate::verify::sent_something(&a.meta)) + usize::from(crate::verify::sent_something(&b.meta));
+    let sent =
+        usize::from(crate::verify::sent_something(&a.meta)) + usize::from(crate::verify::sent_something(&b.meta));
     (Calibration { root: answer(&a), well_known: answer(&b) }, sent)
 }
 

@@ -3,9 +3,9 @@
 //! offered to the unit's verifier. Runs on the unit's coordinator (one document at a time), so a
 //! unit's records keep a stable order whatever order its requests complete in.
 
+use tokio::sync::mpsc;
 use url::Url;
 use wellknown_core::{CandidateKind, Evidence, Severity};
-use tokio::sync::mpsc;
 
 use crate::budget::Budget;
 use crate::compact::Prepared;
@@ -96,11 +96,11 @@ impl Engine {
                 t.redirected_out_of_scope += 1;
             } else if redirected_private {
                 t.redirected_to_private += 1;
-            } else if let Some(f) = &meta.failure {
-                if fetch_failed(meta) {
-                    t.fetch_failures += 1;
-                    *t.failures_by_class.entry(f.class.as_str().to_string()).or_default() += 1;
-                }
+            } else if let Some(f) = &meta.failure
+                && fetch_failed(meta)
+            {
+                t.fetch_failures += 1;
+                *t.failures_by_class.entry(f.class.as_str().to_string()).or_default() += 1;
             }
             if not_attempted {
                 t.documents_not_attempted += 1;
@@ -230,7 +230,8 @@ impl Engine {
         let in_scope = self.in_scope(c.kind, &c.value);
         // A redirect target refused by the private-address rule, or a value read from a page every
         // path answers: recorded, nothing to verify or scan.
-        let refused = (c.relation == REDIRECT_RELATION && c.has_flag(PRIVATE_ADDRESS_FLAG)) || c.has_flag(CATCH_ALL_FLAG);
+        let refused =
+            (c.relation == REDIRECT_RELATION && c.has_flag(PRIVATE_ADDRESS_FLAG)) || c.has_flag(CATCH_ALL_FLAG);
         // Out of scope: the candidate record says so (`in_scope: false`); nothing to verify.
         if self.config.verify && verify::verifiable(c.kind) && in_scope != Some(false) && !refused {
             run.verifier.offer(c.kind, c.value.clone());
@@ -394,7 +395,10 @@ pub(crate) fn unfollowed_redirect(meta: &wellknown_core::FetchMeta) -> Option<(U
 /// [`REDIRECT_RELATION`] = its target, with evidence naming the document (its requested URL), the
 /// status of the response that redirected and the locator `{"redirect": hop}` (that response's
 /// `Location` header).
-pub(crate) fn redirect_candidate(probe: &str, meta: &wellknown_core::FetchMeta) -> Option<(wellknown_core::Candidate, Evidence)> {
+pub(crate) fn redirect_candidate(
+    probe: &str,
+    meta: &wellknown_core::FetchMeta,
+) -> Option<(wellknown_core::Candidate, Evidence)> {
     let (target, hop, status) = unfollowed_redirect(meta)?;
     let locator = Some(wellknown_core::Locator::Redirect(hop));
     let mut c = wellknown_core::Candidate::new(CandidateKind::Url, REDIRECT_RELATION, target.as_str(), locator.clone());

@@ -212,5 +212,4 @@ impl Engine {
     pub(crate) fn context(&self, via: Option<Via>) -> ScanContext {
         ScanContext { net: Arc::clone(&self.net), via, reach: Arc::default() }
     }
-
 }

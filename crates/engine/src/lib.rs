@@ -45,14 +45,14 @@ mod verifier;
 pub mod verify;
 mod vhost;
 
-pub use config::ScanConfig;
 pub use budget::describe as describe_budget;
+pub use config::ScanConfig;
+pub use engine::{CATCH_ALL_CODE, CATCH_ALL_FLAG, Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
 pub use record::{
-    BudgetRecord, CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, Summary,
-    VerificationRecord, VhostRecord, recognised,
+    BudgetRecord, CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord,
+    Record, Summary, VerificationRecord, VhostRecord, recognised,
 };
 pub use robots::{RobotsGate, RobotsRules};
-pub use engine::{CATCH_ALL_CODE, CATCH_ALL_FLAG, Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
 pub use transport::{Clock, InScope, SystemClock, Transport};
 pub use unit::{Revealed, RunPlan, Unit, UnitKind, UnitTarget};
 pub use verify::VerifyStatus;

@@ -59,6 +59,9 @@ struct State {
     slow: HashMap<Origin, usize>,
     /// Origins whose last document request had a response that was not slow: asked concurrently.
     calm: HashSet<Origin>,
+    /// The request that goes first to an origin, reserved by the engine for its `First` probe
+    /// ([`Reach::reserve`]), with the sender its guard will hold.
+    reserved: HashMap<Origin, (String, watch::Sender<()>)>,
     /// Origins asked one request at a time (no calm answer yet): the one in flight, whose sender
     /// drops when it is over.
     probing: HashMap<Origin, watch::Receiver<()>>,
@@ -137,7 +140,8 @@ impl Reach {
     /// before any response (no status, no redirect hop) marks `url`'s origin unreachable. The first
     /// such failure is kept.
     pub(crate) fn learn(&self, url: &Url, meta: &FetchMeta) {
-        let calm = meta.failure.as_ref().is_none_or(|f| !slow(f.class)) && (meta.status.is_some() || !meta.redirect_chain.is_empty());
+        let calm = meta.failure.as_ref().is_none_or(|f| !slow(f.class))
+            && (meta.status.is_some() || !meta.redirect_chain.is_empty());
         if let Some(k) = key(url) {
             let mut state = self.state();
             if calm {
@@ -153,14 +157,22 @@ impl Reach {
             let n = state.slow.entry(k.clone()).or_default();
             *n += 1;
             if *n >= SLOW_LIMIT {
-                state.origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class, slow: true });
+                state.origins.entry(k).or_insert_with(|| Unreachable {
+                    url: url.to_string(),
+                    class: f.class,
+                    slow: true,
+                });
             }
             return;
         }
         if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
             return;
         }
-        self.state().origins.entry(k).or_insert_with(|| Unreachable { url: url.to_string(), class: f.class, slow: false });
+        self.state().origins.entry(k).or_insert_with(|| Unreachable {
+            url: url.to_string(),
+            class: f.class,
+            slow: false,
+        });
     }
 
     /// Waits until `url`'s origin may be asked concurrently: once a first document request of this
@@ -177,6 +189,11 @@ impl Reach {
                 if state.calm.contains(&k) || state.origins.contains_key(&k) {
                     return None;
                 }
+                if state.reserved.get(&k).is_some_and(|(u, _)| u == url.as_str())
+                    && let Some((_, tx)) = state.reserved.remove(&k)
+                {
+                    return Some(FirstRequest { _done: tx });
+                }
                 match state.probing.get(&k) {
                     Some(rx) if rx.has_changed().is_ok() => rx.clone(),
                     _ => {
@@ -188,6 +205,28 @@ impl Reach {
             };
             // Ends when that request's guard is dropped (answered, failed or abandoned).
             while rx.changed().await.is_ok() {}
+        }
+    }
+
+    /// Reserves the first request to `url`'s origin for `url` (robots.txt, whose probe runs
+    /// first), so which request goes alone does not depend on which task runs first. The
+    /// reservation ends when that request is made and over, or at [`Reach::release`].
+    pub(crate) fn reserve(&self, url: &Url) {
+        let Some(k) = key(url) else { return };
+        let mut state = self.state();
+        if state.calm.contains(&k) || state.origins.contains_key(&k) || state.probing.contains_key(&k) {
+            return;
+        }
+        let (tx, rx) = watch::channel(());
+        state.probing.insert(k.clone(), rx);
+        state.reserved.insert(k, (url.as_str().to_string(), tx));
+    }
+
+    /// Ends a reservation of [`Reach::reserve`] whose request was never made (its probe refused it
+    /// before sending, or was done): the others waiting go on.
+    pub(crate) fn release(&self, url: &Url) {
+        if let Some(k) = key(url) {
+            self.state().reserved.remove(&k);
         }
     }
 

@@ -178,7 +178,8 @@ impl Engine {
             }
             UnitTarget::Issuer(issuer) => {
                 for probe in self.probes.iter().copied().filter(|p| p.takes_issuer()) {
-                    let target = Target::Url { url: issuer.clone(), role: "issuer".into(), declared_by: vec![issuer.clone()] };
+                    let target =
+                        Target::Url { url: issuer.clone(), role: "issuer".into(), declared_by: vec![issuer.clone()] };
                     run.queue.push_back(Queued::Probe { probe, target, first: false });
                 }
                 out_of_time = self.discover(&mut run, deadline, (&cx, shared, out)).await;
@@ -236,8 +237,8 @@ impl Engine {
     async fn discover(&self, run: &mut UnitRun, deadline: Instant, io: Io<'_>) -> bool {
         let (cx, shared, out) = io;
         let mut jobs: JoinSet<Done> = JoinSet::new();
-        // `First` jobs in flight; `AfterFirst` probes wait until there are none.
-        let mut firsts = 0usize;
+        // `First` probes queued or in flight; `AfterFirst` probes wait until there are none.
+        let mut firsts = run.queue.iter().filter(|q| matches!(q, Queued::Probe { first: true, .. })).count();
         let mut after_first: Vec<Queued> = Vec::new();
         let mut rest = std::mem::take(&mut run.queue);
         // With `--obey-robots` every other probe waits for robots.txt: its rules decide what they may
@@ -262,13 +263,17 @@ impl Engine {
         let mut held: Vec<(u32, Vec<Prepared>)> = Vec::new();
         let mut cal = if self.config.catch_all_check && run.origin.is_some() { Cal::Idle } else { Cal::Known(None) };
         loop {
-            if firsts == 0 && !after_first.is_empty() {
+            // Released once every `First` document is emitted (none held for the calibration), so
+            // their follow-ups are queued ahead.
+            if firsts == 0 && held.is_empty() && !after_first.is_empty() {
                 run.queue.extend(after_first.drain(..));
             }
             while jobs.len() < self.config.unit_in_flight.max(1) {
                 let Some(q) = run.queue.pop_front() else { break };
-                if self.start(run, q, &mut jobs, (cx, shared)) {
-                    firsts += 1;
+                let first = matches!(q, Queued::Probe { first: true, .. });
+                if !self.start(run, q, &mut jobs, (cx, shared)) && first {
+                    // Nothing to wait for (no location, or the visit was made elsewhere).
+                    firsts = firsts.saturating_sub(1);
                 }
             }
             let limits = (self.config.max_verifications_per_unit, self.config.verify_concurrency);
@@ -340,7 +345,14 @@ impl Engine {
     }
 
     /// Emits documents, judging each against the calibration when it has one.
-    async fn emit_judged(&self, run: &mut UnitRun, docs: Vec<Prepared>, hop: u32, cal: &Cal, (cx, shared, out): Io<'_>) {
+    async fn emit_judged(
+        &self,
+        run: &mut UnitRun,
+        docs: Vec<Prepared>,
+        hop: u32,
+        cal: &Cal,
+        (cx, shared, out): Io<'_>,
+    ) {
         for doc in docs {
             let catch_all = match (cal, &run.origin) {
                 (Cal::Known(Some(c)), Some(o)) => judged(o, &doc.doc.meta) && c.matches(&doc.doc.meta),
@@ -352,7 +364,13 @@ impl Engine {
 
     /// Starts one queued item as a job, or records why it is not fetched. Returns true when the
     /// job is a `First` probe's.
-    fn start(&self, run: &mut UnitRun, q: Queued, jobs: &mut JoinSet<Done>, (cx, shared): (&ScanContext, &Arc<Shared>)) -> bool {
+    fn start(
+        &self,
+        run: &mut UnitRun,
+        q: Queued,
+        jobs: &mut JoinSet<Done>,
+        (cx, shared): (&ScanContext, &Arc<Shared>),
+    ) -> bool {
         let (probe, target, hop, first, fallback) = match q {
             Queued::Probe { probe, target, first } => (probe, target, 0, first, None),
             Queued::Registered(origin) => {
@@ -404,8 +422,14 @@ impl Engine {
                     run.follow_ups_started += 1;
                 }
                 let (cx, label) = (cx.clone(), run.label.clone());
+                if first {
+                    cx.reach.reserve(&first_url);
+                }
                 jobs.spawn(async move {
                     let docs = prepare(probe.run(&target, &cx as &dyn ProbeContext).await);
+                    if first {
+                        cx.reach.release(&first_url);
+                    }
                     let _ = tx.send(Some(VisitOutcome::of(&label, docs.iter().map(|d| &d.doc.meta))));
                     Done::Documents { hop, docs, first }
                 });

@@ -68,6 +68,9 @@ pub(crate) enum Visit {
 /// The per-origin calibration, computed once per scan by whichever unit asks first.
 pub(crate) type CalibrationCell = Arc<OnceCell<Option<Arc<Calibration>>>>;
 
+/// A virtual-host baseline, computed once per scan.
+pub(crate) type BaselineCell = Arc<OnceCell<Option<Arc<crate::vhost::Baseline>>>>;
+
 #[derive(Default)]
 pub(crate) struct Shared {
     /// (probe, key of what it fetches) visited in this scan, with the outcome of the documents.
@@ -88,7 +91,7 @@ pub(crate) struct Shared {
     /// Calibrations by origin (and virtual-host route): see `calibrate.rs`.
     calibrations: Mutex<HashMap<String, CalibrationCell>>,
     /// Virtual-host baselines by address and random name (`vhost.rs`).
-    baselines: Mutex<HashMap<String, Arc<OnceCell<Option<Arc<crate::vhost::Baseline>>>>>>,
+    baselines: Mutex<HashMap<String, BaselineCell>>,
     /// Virtual-host tries made per revealing origin (`max_vhost_tries_per_origin`).
     pub vhost_tries: Mutex<HashMap<String, usize>>,
 }
@@ -131,7 +134,7 @@ impl Shared {
     }
 
     /// The virtual-host baseline cell of `key` (`vhost.rs`).
-    pub fn calibration_baseline(&self, key: &str) -> Arc<OnceCell<Option<Arc<crate::vhost::Baseline>>>> {
+    pub fn calibration_baseline(&self, key: &str) -> BaselineCell {
         Arc::clone(lock(&self.baselines).entry(key.to_string()).or_default())
     }
 

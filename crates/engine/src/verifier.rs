@@ -163,7 +163,8 @@ impl Verifier {
     /// Emits every verdict reached, in order, gaps left by abandoned requests skipped (after
     /// [`Verifier::abandon`]).
     pub async fn emit_all_reached(&mut self, shared: &Shared, out: &mpsc::Sender<Record>) {
-        let rest: Vec<_> = lock(&shared.verdicts).remove(&self.unit).map(|m| m.into_values().collect()).unwrap_or_default();
+        let rest: Vec<_> =
+            lock(&shared.verdicts).remove(&self.unit).map(|m| m.into_values().collect()).unwrap_or_default();
         for rec in rest {
             let _ = out.send(Record::Verification(rec)).await;
             self.emitted += 1;

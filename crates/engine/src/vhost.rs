@@ -120,7 +120,7 @@ impl Engine {
                 return None;
             }
         };
-        let Some(address) = address else { return None };
+        let address = address?;
         let via = Via { host: name.clone(), port: origin.port(), address };
         let cx = self.context(Some(via));
         let policy = FetchPolicy { follow_redirects: false, max_body_bytes: VHOST_MAX_BODY, ..FetchPolicy::default() };

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use url::Url;
 use wellknown_core::media::MediaType;
 use wellknown_core::{
-    CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, OriginOrder, ProbeContext,
-    Report, Target, WellKnownProbe,
+    CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, OriginOrder,
+    ProbeContext, Report, Target, WellKnownProbe,
 };
 
 use crate::codes;
