@@ -8,12 +8,18 @@
 //! address, for instance) nothing is known and nothing is blocked by this gate: the same refusal
 //! applies to the origin's other URLs anyway. `Crawl-delay` (not part of RFC 9309) is read from the
 //! groups that apply to the token, as the robots plugin documents.
+//!
+//! Location (RFC 9309 section 2.3): only a file requested at the origin's `/robots.txt` has rules
+//! for the origin; one requested anywhere else governs nothing (allow all). The request is what
+//! counts: a `/robots.txt` redirected to another path or host is still the origin's robots.txt
+//! (section 2.3.1.2), and its rules apply to the origin requested.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use url::{Position, Url};
 use wellknown_core::FetchMeta;
+use wellknown_core::origin::is_robots_location;
 use wellknown_engine::{RobotsGate, RobotsRules};
 use wellknown_robots::{Availability, RobotsTxt, availability, product_token};
 
@@ -62,6 +68,9 @@ impl RobotsRules for Rules {
 
 impl RobotsGate for PluginRobotsGate {
     fn rules(&self, meta: &FetchMeta, body: &[u8]) -> Arc<dyn RobotsRules> {
+        if !is_robots_location(&meta.requested_url) {
+            return Arc::new(Rules::AllowAll);
+        }
         let rules = match availability(meta) {
             Some(Availability::Available) => {
                 Rules::File { robots: Box::new(RobotsTxt::parse(body)), token: self.token.clone() }
@@ -99,5 +108,23 @@ mod tests {
         let r = gate.rules(&meta(503), b"");
         assert!(!r.allowed(&Url::parse("https://a.example/public").unwrap()));
         assert_eq!(r.crawl_delay(), None);
+    }
+
+    #[test]
+    fn only_a_file_requested_at_robots_txt_has_rules() {
+        let gate = PluginRobotsGate::new("wellknown");
+        let body = b"User-agent: *\nDisallow: /\n";
+        let private = Url::parse("https://a.example/private").unwrap();
+        // Redirected from /robots.txt to another path and host: still the origin's robots.txt.
+        let mut redirected = meta(200);
+        redirected.url = Url::parse("https://cdn.example/files/robots-a.txt").unwrap();
+        assert!(!gate.rules(&redirected, body).allowed(&private));
+        // Requested elsewhere: governs nothing.
+        for elsewhere in ["https://a.example/folder/robots.txt", "https://a.example/Robots.txt"] {
+            let mut m = meta(200);
+            m.requested_url = Url::parse(elsewhere).unwrap();
+            m.url = m.requested_url.clone();
+            assert!(gate.rules(&m, body).allowed(&private), "{elsewhere}");
+        }
     }
 }

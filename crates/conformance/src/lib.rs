@@ -4,7 +4,8 @@
 //! A case of `tests/conformance/wellknown/` is two files: `NAME.input` (the body as served) and
 //! `NAME.meta.json` (`doc`, `url` = the final URL, `redirect_chain` = the URLs requested before it,
 //! `content_type`, `now`, and `expect`: `valid`, `errors` and `warnings` as code sets, `candidates`
-//! as lists per kind). See `tests/conformance/wellknown/README.md`.
+//! as lists per kind). See `tests/conformance/README.md` (the shared suite's description) and
+//! `tests/conformance/PROJECT_CASES.md` (the cases this project added in the same formats).
 //!
 //! Each plugin keeps its own mapping from its report to the case's candidate lists (documents differ
 //! in what they reveal); this crate loads cases, builds their fetch metadata and collects problems.

@@ -285,9 +285,57 @@ impl<'de> Deserialize<'de> for Origin {
     }
 }
 
+/// True when `url` is where the robots.txt of its origin lives (RFC 9309 section 2.3: "a file named
+/// `/robots.txt` (all lowercase) in the top-level path of the service"): the path is exactly
+/// `/robots.txt` and there is no query. Percent-encoded unreserved characters are decoded first
+/// (RFC 3986 section 6.2.2.2: `/%72obots.txt` is `/robots.txt`); nothing else is folded, so
+/// `/Robots.txt`, `/ROBOTS.TXT`, `/folder/robots.txt`, `/robots.txt/`, `/%2Frobots.txt` and
+/// `/robots.txt?x=1` are not, and a file served there governs nothing (Google's robots.txt
+/// specification lists `/folder/robots.txt` as "not a valid robots.txt file"). The fragment is
+/// ignored (it is never sent). Only the request counts: a robots.txt requested at `/robots.txt` and
+/// redirected elsewhere is still the origin's (RFC 9309 section 2.3.1.2), so pass the URL requested,
+/// not the final one.
+pub fn is_robots_location(url: &Url) -> bool {
+    const WANT: &[u8] = b"/robots.txt";
+    if url.query().is_some() {
+        return false;
+    }
+    let path = url.path().as_bytes();
+    let (mut i, mut n) = (0usize, 0usize);
+    while let Some(&c) = path.get(i) {
+        let (byte, len) = match c {
+            b'%' => match path.get(i + 1..i + 3).and_then(decode_unreserved) {
+                Some(d) => (d, 3),
+                None => (c, 1),
+            },
+            _ => (c, 1),
+        };
+        if WANT.get(n) != Some(&byte) {
+            return false;
+        }
+        n += 1;
+        i += len;
+    }
+    n == WANT.len()
+}
+
+/// The character a `%XX` escape stands for when it is an unreserved character (RFC 3986 section
+/// 2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`), which a URI may write either way; None otherwise.
+fn decode_unreserved(hex: &[u8]) -> Option<u8> {
+    let digit = |c: u8| char::from(c).to_digit(16);
+    let [h, l] = hex else { return None };
+    let b = u8::try_from(digit(*h)? * 16 + digit(*l)?).ok()?;
+    (b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')).then_some(b)
+}
+
 /// True when the robots.txt at `robots_url` governs `target` (RFC 9309 section 2.3; Google's rules on
-/// default ports, IDN and IP hosts). Unparseable URLs govern nothing.
+/// default ports, IDN and IP hosts): `robots_url` is the origin's `/robots.txt`
+/// ([`is_robots_location`]; a file anywhere else governs nothing) and `target` is on the same
+/// origin. Unparseable URLs govern nothing.
 pub fn robots_applies(robots_url: &Url, target: &Url) -> bool {
+    if !is_robots_location(robots_url) {
+        return false;
+    }
     match (Origin::from_url(robots_url), Origin::from_url(target)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -328,6 +376,42 @@ mod tests {
         assert!(Origin::parse_target("").is_err());
         assert!(Origin::parse_target(".").is_err());
         assert!(Origin::parse_target("https://./x").is_err());
+    }
+
+    #[test]
+    fn robots_location_is_the_lower_case_top_level_file() {
+        let at = |s: &str| is_robots_location(&Url::parse(s).unwrap());
+        for yes in [
+            "https://a.example/robots.txt",
+            "http://a.example:8080/robots.txt",
+            "ftp://a.example/robots.txt",
+            "https://a.example/robots.txt#top",
+            "https://a.example/%72obots.txt",
+            "https://a.example/robots%2etxt",
+            "https://a.example/%72%6F%62ots%2Etxt",
+        ] {
+            assert!(at(yes), "{yes}");
+        }
+        for no in [
+            "https://a.example/",
+            "https://a.example/Robots.txt",
+            "https://a.example/ROBOTS.TXT",
+            "https://a.example/folder/robots.txt",
+            "https://a.example/robots.txt/",
+            "https://a.example/robots.txt.bak",
+            "https://a.example/robots.tx",
+            "https://a.example/%2Frobots.txt",
+            "https://a.example/%52obots.txt",
+            "https://a.example/robots.txt%",
+            "https://a.example/robots.txt?x=1",
+            "https://a.example/robots.txt?",
+        ] {
+            assert!(!at(no), "{no}");
+        }
+        let page = Url::parse("https://a.example/x").unwrap();
+        assert!(robots_applies(&Url::parse("https://a.example/robots.txt").unwrap(), &page));
+        assert!(!robots_applies(&Url::parse("https://a.example/folder/robots.txt").unwrap(), &page));
+        assert!(!robots_applies(&Url::parse("https://a.example/Robots.txt").unwrap(), &page));
     }
 
     #[test]

@@ -48,9 +48,13 @@ pub trait RobotsRules: Send + Sync {
     fn crawl_delay(&self) -> Option<Duration>;
 }
 
-/// True for `<origin>/robots.txt` (no query): always fetched, never checked against itself.
+/// True for `<origin>/robots.txt` (no query; `/%72obots.txt` too, the same resource:
+/// [`wellknown_core::origin::is_robots_location`]): always fetched, never checked against itself,
+/// and the only request whose outcome gives an origin its rules. A file at any other path
+/// (`/folder/robots.txt`, `/Robots.txt`) governs nothing (RFC 9309 section 2.3); a `/robots.txt`
+/// redirected elsewhere is still the origin's (section 2.3.1.2): the rules are keyed on the request.
 pub(crate) fn is_robots_txt(url: &Url) -> bool {
-    url.path() == "/robots.txt" && url.query().is_none()
+    wellknown_core::origin::is_robots_location(url)
 }
 
 type Cell = Arc<OnceCell<Arc<dyn RobotsRules>>>;

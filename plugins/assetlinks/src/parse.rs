@@ -32,11 +32,14 @@ const FALLBACK_RELATION: &str = "asset_link";
 ///   string, or `asset_link` when the statement has none);
 /// * `key` `sha256:<FINGERPRINT>` (upper-cased), relation `sha256_cert_fingerprint`, hint `app`;
 /// * `origin` `<scheme>://<host>[:port]` of a `web` target, relation `asset_link`, hint `relations`,
-///   and its `host` (once per document);
+///   and its `host` (once per document); a `site` with a path, query or fragment (`invalid_web_site`)
+///   also gives the `url` it names, relation `asset_link`, flagged `invalid`;
 /// * `url` of an `include`, relation `include`, and its `host`; plus a follow-up
 ///   `("assetlinks", url, "include")` unless verifiers would refuse it (http from an https list).
 ///
-/// Invalid values are still emitted, flagged `invalid`.
+/// Invalid values are still emitted, flagged `invalid`. An `include` statement that also carries
+/// `relation` or `target` is `include_with_other_fields` (not also `missing_relation` or
+/// `missing_target`); what it carries is still read for candidates, before the include URL.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "statement_list");
     check_transport(&mut report, meta);
@@ -158,11 +161,15 @@ impl Walker {
                     "an include statement must not also carry relation or target (comptest2004)",
                     at(p),
                 );
+                // Read leniently for candidates. An include statement has no relation nor target,
+                // so the one it lacks is not reported missing: `include_with_other_fields` says it.
+                let relations = if obj.contains_key("relation") { self.relations(obj, p) } else { Vec::new() };
+                if obj.contains_key("target") {
+                    self.target(obj, p, &relations);
+                }
             }
             self.include(include, &pointer(p, "include"));
-            if !obj.contains_key("relation") && !obj.contains_key("target") {
-                return;
-            }
+            return;
         }
         let relations = self.relations(obj, p);
         self.target(obj, p, &relations);
@@ -336,11 +343,25 @@ impl Walker {
             self.report.error(codes::INVALID_WEB_SITE, format!("site {site:?}: {why}"), at(&sp));
         }
         let Some(origin) = check.origin else { return };
-        let mut c = Candidate::new(CandidateKind::Origin, "asset_link", origin.ascii(), at(&sp));
-        if !relations.is_empty() {
-            c = c.with_hint("relations", relations.join(" "));
+        let with_relations = |c: Candidate| {
+            let c = if relations.is_empty() { c } else { c.with_hint("relations", relations.join(" ")) };
+            if check.problem.is_none() { c } else { c.with_flag("invalid") }
+        };
+        self.report.candidate(with_relations(Candidate::new(
+            CandidateKind::Origin,
+            "asset_link",
+            origin.ascii(),
+            at(&sp),
+        )));
+        // A site with a path, query or fragment is invalid, but the URL it names is a claim too.
+        if let Some(url) = &check.url {
+            self.report.candidate(with_relations(Candidate::new(
+                CandidateKind::Url,
+                "asset_link",
+                url.as_str(),
+                at(&sp),
+            )));
         }
-        self.report.candidate(if check.problem.is_none() { c } else { c.with_flag("invalid") });
         self.host(origin.host().name(), "asset_link", &sp);
     }
 

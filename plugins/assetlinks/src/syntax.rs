@@ -69,6 +69,10 @@ pub struct SiteCheck {
     /// The site's origin when the value is an http(s) URL with a host (even a non-conforming one, so
     /// candidates are kept leniently). A trailing dot on the host is dropped.
     pub origin: Option<Origin>,
+    /// The whole value as a URL when it is an http(s) URL with a host and something after the
+    /// authority (a path, even `/`, a query or a fragment): such a site is invalid, and the URL it
+    /// names is kept as a candidate too.
+    pub url: Option<Url>,
     /// Why the value is not a valid site, None when it is.
     pub problem: Option<&'static str>,
 }
@@ -79,18 +83,20 @@ pub struct SiteCheck {
 /// ... must be omitted if the standard port numbers are used"; comptest2204-2216).
 pub fn check_site(site: &str) -> SiteCheck {
     let Some((scheme, rest)) = site.split_once("://") else {
-        return SiteCheck { origin: None, problem: Some("not an absolute http(s) URL") };
+        return SiteCheck { origin: None, url: None, problem: Some("not an absolute http(s) URL") };
     };
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
-        return SiteCheck { origin: None, problem: Some("not an http or https URL") };
+        return SiteCheck { origin: None, url: None, problem: Some("not an http or https URL") };
     }
-    let origin = Url::parse(site).ok().and_then(|u| Origin::from_url(&u).ok());
+    let parsed = Url::parse(site).ok();
+    let origin = parsed.as_ref().and_then(|u| Origin::from_url(u).ok());
     let Some(origin) = origin else {
-        return SiteCheck { origin: None, problem: Some("not a valid URL") };
+        return SiteCheck { origin: None, url: None, problem: Some("not a valid URL") };
     };
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(end);
+    let url = parsed.filter(|_| !tail.is_empty());
     let problem = if tail.starts_with('/') {
         Some("a site cannot contain a path (not even '/')")
     } else if tail.starts_with('?') {
@@ -106,7 +112,7 @@ pub fn check_site(site: &str) -> SiteCheck {
     } else {
         None
     };
-    SiteCheck { origin: Some(origin), problem }
+    SiteCheck { origin: Some(origin), url, problem }
 }
 
 /// The port written in an authority (`host:port`, `[v6]:port`), if any and numeric.

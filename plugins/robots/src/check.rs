@@ -1,21 +1,24 @@
-//! `wellknown robots check`: one verdict per URL, with the scope rule of RFC 9309 section 2.3.
+//! `wellknown robots check`: one verdict per URL, with the location and scope rules of RFC 9309
+//! section 2.3.
 
 use serde::Serialize;
 use url::Url;
-use wellknown_core::origin::robots_applies;
+use wellknown_core::origin::{is_robots_location, robots_applies};
 
 use crate::matcher::{MatchedRule, product_token};
 use crate::model::RobotsTxt;
 
 /// One line of `wellknown robots check FILE --agent TOKEN [--robots-url URL] URL...`:
-/// `{"url","agent","token","applies","allowed","rule"}`, plus `"error"` when the URL could not be
-/// read.
+/// `{"url","agent","token","applies","allowed","rule"}`, plus `"reason"` when the file does not
+/// govern the URL and `"error"` when the URL could not be read.
 ///
-/// | case | `applies` | `allowed` | `rule` | `error` |
-/// | --- | --- | --- | --- | --- |
-/// | the file governs the URL | true | true / false | the deciding rule, or null | absent |
-/// | the URL is on another origin than `--robots-url` | false | true | null | absent |
-/// | the URL could not be read | false | null | null | why |
+/// | case | `applies` | `allowed` | `rule` | `reason` | `error` |
+/// | --- | --- | --- | --- | --- | --- |
+/// | the file governs the URL | true | true / false | the deciding rule, or null | absent | absent |
+/// | `--robots-url` is not the `/robots.txt` of its origin (RFC 9309 section 2.3) | false | true | null | why | absent |
+/// | the URL is on another origin than `--robots-url` | false | true | null | why | absent |
+/// | the URL is not an http(s) or ftp URL with a host (no `--robots-url`) | false | true | null | why | absent |
+/// | the URL could not be read | false | null | null | absent | why |
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CheckOutcome {
     /// The URL as given.
@@ -28,9 +31,11 @@ pub struct CheckOutcome {
     /// `Mozilla`, not `Googlebot`. Empty when the agent starts with no such character (`*`): such a
     /// crawler obeys the `*` groups only.
     pub token: String,
-    /// False when the robots.txt at `--robots-url` does not govern this URL (different scheme, host or
-    /// effective port: RFC 9309 section 2.3, Google's rules on default ports, IDN and IP hosts), or
-    /// when the URL could not be read. True when no robots URL was given.
+    /// False when the robots.txt at `--robots-url` does not govern this URL: the file is not at the
+    /// top-level `/robots.txt` of its origin, all lower case, so it governs nothing
+    /// ([`is_robots_location`]), or the URL is on another origin (different scheme, host or effective
+    /// port: RFC 9309 section 2.3, Google's rules on default ports, IDN and IP hosts). False also when
+    /// the URL could not be read. True when no robots URL was given (for an http(s) or ftp URL).
     pub applies: bool,
     /// Whether the crawler may fetch the URL: `Some(true)` or `Some(false)` when the file governs it;
     /// `Some(true)` when `applies` is false because the URL is on another origin (the file says
@@ -39,6 +44,10 @@ pub struct CheckOutcome {
     pub allowed: Option<bool>,
     /// The deciding rule (`{"line","directive","pattern"}`), null when no rule decided.
     pub rule: Option<MatchedRule>,
+    /// Why the file does not govern the URL, when `applies` is false for a URL that was read (not
+    /// serialised otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Why the URL could not be read, when it could not (not serialised otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -51,8 +60,11 @@ pub struct CheckOutcome {
 ///   crawler's token (`Googlebot`), or a header that starts with it (`Googlebot/2.1 (+http://...)`).
 ///   A browser-style header such as `Mozilla/5.0 (compatible; Googlebot/2.1; +http://...)` is
 ///   matched as `Mozilla`, so it gets the `*` groups, not Googlebot's.
-/// * `robots_url`: where the robots.txt was fetched from; when given, a `target` on another origin
-///   gets `applies: false, allowed: Some(true), rule: None` (decided by
+/// * `robots_url`: where the robots.txt was requested (before any redirect: RFC 9309 section 2.3.1.2
+///   keeps a redirected file the robots.txt of the origin requested). When it is not the `/robots.txt`
+///   of its origin ([`is_robots_location`]: `/folder/robots.txt`, `/Robots.txt`, a query), the file
+///   governs nothing: every `target`, bare paths included, gets `applies: false, allowed: Some(true),
+///   rule: None` and a `reason`. Otherwise a `target` on another origin gets the same (decided by
 ///   [`wellknown_core::origin::robots_applies`]). When None, the file is assumed to govern `target`.
 /// * `target`: an absolute URL; a bare path (`/a/b?c`) is accepted too and is taken to be on the
 ///   robots.txt's own origin. Rules are matched against the path and query as written in `target`
@@ -67,32 +79,50 @@ pub fn check_url(robots: &RobotsTxt, robots_url: Option<&Url>, agent: &str, targ
         applies: true,
         allowed: Some(true),
         rule: None,
+        reason: None,
         error: None,
     };
     let trimmed = target.trim();
-    if !trimmed.starts_with('/') {
+    let url = if trimmed.starts_with('/') {
+        None
+    } else {
         match Url::parse(trimmed) {
-            Ok(url) => {
-                if let Some(robots_url) = robots_url {
-                    out.applies = robots_applies(robots_url, &url);
-                } else if !matches!(url.scheme(), "http" | "https" | "ftp") || url.host().is_none() {
-                    out.applies = false;
-                }
-            }
+            Ok(url) => Some(url),
             Err(e) => {
                 out.applies = false;
                 out.allowed = None;
                 out.error = Some(format!("not an absolute URL or path: {e}"));
+                return out;
             }
         }
-    }
-    if !out.applies {
+    };
+    out.reason = match (robots_url, &url) {
+        (Some(r), _) if !is_robots_location(r) => Some(wrong_location(r)),
+        (Some(r), Some(u)) if !robots_applies(r, u) => Some(format!(
+            "on another origin than the robots.txt at {r}: it governs only URLs of its own scheme, host and \
+             port (RFC 9309 2.3)"
+        )),
+        (None, Some(u)) if !matches!(u.scheme(), "http" | "https" | "ftp") || u.host().is_none() => {
+            Some("not an http(s) or ftp URL with a host: no robots.txt governs it (RFC 9309 2.3)".to_string())
+        }
+        _ => None,
+    };
+    if out.reason.is_some() {
+        out.applies = false;
         return out;
     }
     let verdict = robots.check(agent, trimmed);
     out.allowed = Some(verdict.allowed);
     out.rule = verdict.rule;
     out
+}
+
+/// Why a robots.txt at `robots_url` governs nothing (it is not its origin's `/robots.txt`).
+pub(crate) fn wrong_location(robots_url: &Url) -> String {
+    format!(
+        "{robots_url} is not the top-level /robots.txt (all lower case, no query) of its origin: a file anywhere \
+         else governs nothing (RFC 9309 2.3)"
+    )
 }
 
 #[cfg(test)]
@@ -118,6 +148,31 @@ mod tests {
         assert_eq!((o.applies, o.allowed, o.rule), (false, Some(true), None));
         let o = check_url(&robots(), None, "FooBot", "/private");
         assert_eq!((o.applies, o.allowed), (true, Some(false)));
+    }
+
+    #[test]
+    fn a_file_elsewhere_than_robots_txt_governs_nothing() {
+        for at in ["https://a.example/folder/robots.txt", "https://a.example/Robots.txt"] {
+            let base = Url::parse(at).ok();
+            for target in ["https://a.example/private/x", "/private/x"] {
+                let o = check_url(&robots(), base.as_ref(), "FooBot", target);
+                assert_eq!(
+                    (o.applies, o.allowed, &o.rule, &o.error),
+                    (false, Some(true), &None, &None),
+                    "{at} {target}"
+                );
+                let reason = o.reason.unwrap_or_default();
+                assert!(reason.starts_with(at) && reason.contains("governs nothing"), "{reason}");
+            }
+        }
+        let base = Url::parse("https://a.example/robots.txt").ok();
+        let o = check_url(&robots(), base.as_ref(), "FooBot", "https://b.example/private");
+        assert!(o.reason.is_some_and(|r| r.starts_with("on another origin than the robots.txt at")));
+        let o = check_url(&robots(), None, "FooBot", "mailto:a@b.example");
+        assert_eq!((o.applies, o.allowed), (false, Some(true)));
+        assert!(o.reason.is_some_and(|r| r.starts_with("not an http(s) or ftp URL")));
+        let json = serde_json::to_string(&check_url(&robots(), base.as_ref(), "FooBot", "/private")).unwrap();
+        assert!(!json.contains("reason"), "{json}");
     }
 
     #[test]

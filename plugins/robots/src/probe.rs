@@ -10,6 +10,7 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 use url::Url;
 use wellknown_core::media::MediaType;
+use wellknown_core::origin::is_robots_location;
 use wellknown_core::{
     CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, OriginOrder,
     ProbeContext, Report, Target, WellKnownProbe,
@@ -23,6 +24,10 @@ use crate::pattern::{Side, normalize, split_anchor};
 /// Body cap for robots.txt fetches: 1 MiB, above the 500 KiB parse limit so that a larger file is
 /// still read up to the limit and diagnosed `over_parse_limit` rather than cut silently.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
+
+/// The `crawl_policy` fact of a file requested elsewhere than its origin's `/robots.txt`
+/// (`wrong_location`): it governs nothing (RFC 9309 section 2.3).
+pub const NO_POLICY: &str = "none";
 
 /// Redirects followed when fetching robots.txt (RFC 9309 section 2.3.1.2: at least five).
 pub const MAX_REDIRECTS: u8 = 5;
@@ -125,10 +130,12 @@ fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
     let robots = RobotsTxt::parse(body);
     let mut report = Report::new("robots", &meta.url, "robots");
     report.fact("availability", Availability::Available.as_str());
-    report.fact("crawl_policy", Availability::Available.crawl_policy());
     // The request is what counts: RFC 9309 lets the file itself be reached through redirects. The
     // path is compared once normalised (RFC 3986 6.2.2.2: `%72obots.txt` is `robots.txt`).
-    if normalize(meta.requested_url.path().as_bytes(), Side::Path) != "/robots.txt" {
+    if is_robots_location(&meta.requested_url) {
+        report.fact("crawl_policy", Availability::Available.crawl_policy());
+    } else {
+        report.fact("crawl_policy", NO_POLICY);
         report.warn(
             codes::WRONG_LOCATION,
             format!(
@@ -329,7 +336,8 @@ impl WellKnownProbe for RobotsProbe {
     }
 
     /// Interprets a 2xx body: report kind `robots`, facts `availability: "available"`,
-    /// `crawl_policy: "rules"`, `groups`, `rules`, `sitemaps`, `crawl_delay` and `nonstandard` (when
+    /// `crawl_policy: "rules"` (`"none"` with a `wrong_location` warning when the file was requested
+    /// elsewhere than its origin's `/robots.txt`: it governs nothing), `groups`, `rules`, `sitemaps`, `crawl_delay` and `nonstandard` (when
     /// present), every diagnostic of [`RobotsTxt::parse`] plus `invalid_content_type`,
     /// `invalid_charset` and `too_large`, and the candidates:
     ///

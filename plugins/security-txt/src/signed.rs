@@ -134,15 +134,38 @@ fn format_error(line: u32, message: impl Into<String>) -> Diagnostic {
 
 /// Splits `lines` (the whole body) into the document lines and, when present, the signature
 /// framework. Never fails: every structural problem becomes a diagnostic.
+///
+/// A signed file begins with `-----BEGIN PGP SIGNED MESSAGE-----` (RFC 9116 section 2.3; the
+/// `signed` production of section 4 starts with `cleartext-header`): anything before it, blank lines
+/// and leading whitespace on the header line included, is `invalid_signature_format`. The header is
+/// still recognised there, and the signed text is read as usual (text before it is not).
 pub fn split(lines: Vec<Line>) -> Envelope {
-    let Some(begin) = lines.iter().position(|l| is_marker(&l.text, BEGIN_SIGNED)) else {
+    let Some(begin) = lines.iter().position(|l| is_marker(l.text.trim_start_matches([' ', '\t']), BEGIN_SIGNED)) else {
         return unsigned(lines);
     };
     let mut diagnostics = Vec::new();
+    let header = lines.get(begin);
+    let indented = header.is_some_and(|l| l.text.starts_with([' ', '\t']));
     if let Some(first) = lines.iter().take(begin).find(|l| !l.text.trim().is_empty()) {
         diagnostics.push(format_error(
             first.number,
-            format!("text before `{BEGIN_SIGNED}` is not covered by the signature and was not read"),
+            format!(
+                "text before `{BEGIN_SIGNED}` is not covered by the signature and was not read; a signed file must \
+                 begin with that line (RFC 9116 section 2.3)"
+            ),
+        ));
+    } else if begin > 0 || indented {
+        let what = match begin {
+            0 => "whitespace".to_string(),
+            1 => "a blank line".to_string(),
+            n => format!("{n} blank lines"),
+        };
+        diagnostics.push(format_error(
+            lines.first().map_or(1, |l| l.number),
+            format!(
+                "{what} before `{BEGIN_SIGNED}`: a signed file must begin with that line (RFC 9116 section 2.3 and \
+                 the `signed` ABNF of section 4)"
+            ),
         ));
     }
     let mut i = begin + 1;
@@ -408,6 +431,27 @@ mod tests {
             "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nA: b\n-----BEGIN PGP SIGNATURE-----\n\nabcd\n",
         ));
         assert_eq!(codes(&e), vec!["invalid_signature_format"]);
+    }
+
+    #[test]
+    fn anything_before_the_signed_message_header_is_a_format_error() {
+        for (before, message) in [
+            ("\n", "a blank line before"),
+            ("\r\n \n\t\n", "3 blank lines before"),
+            (" ", "whitespace before"),
+            ("\n  ", "a blank line before"),
+            ("# comment\n", "text before"),
+        ] {
+            let e = split(lines(&format!("{before}{SIGNED}")));
+            assert_eq!(codes(&e), vec!["invalid_signature_format"], "{before:?}");
+            assert!(e.diagnostics[0].message.starts_with(message), "{before:?}: {}", e.diagnostics[0].message);
+            assert_eq!(e.diagnostics[0].locator, Some(Locator::Line(1)));
+            // The signed part is still read, and only it.
+            let s = e.signed.expect("signed");
+            assert_eq!(s.lines[0], "Contact: mailto:a@example.com");
+            let fields: Vec<&str> = e.lines.iter().map(|l| l.text.as_str()).collect();
+            assert_eq!(fields, ["Contact: mailto:a@example.com", "-- dashed", "Expires: 2027-01-01T00:00:00Z  "]);
+        }
     }
 
     #[test]

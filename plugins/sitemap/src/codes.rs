@@ -24,6 +24,9 @@ pub const MALFORMED_XML: &str = "malformed_xml";
 pub const INVALID_COMPRESSION: &str = "invalid_compression";
 /// A sitemap index found below another sitemap index (w).
 pub const NESTED_INDEX: &str = "nested_index";
+/// An entry (`<url>`, or `<sitemap>` of an index) below another element than the root, e.g. a
+/// `<urlset>` nested in a `<urlset>`; read anyway, by local name at any depth (w, once per file).
+pub const NESTED_ENTRY: &str = "nested_entry";
 /// An entry without a `<loc>` (or feed item without a link).
 pub const MISSING_LOC: &str = "missing_loc";
 /// A value that is not a URL at all (or longer than the value cap).

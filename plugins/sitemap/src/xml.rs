@@ -5,6 +5,11 @@
 //! concatenated and trimmed; references are resolved here (predefined entities and character
 //! references only), so a bare `&` stays literal and an undefined entity drops only the value holding
 //! it. Only a small fixed state is kept (depth counter, current entry), never a tree.
+//!
+//! Entries (`<url>` of a urlset, `<sitemap>` of an index) are found by local name at any depth below
+//! the root, not only directly under it: real CMS output nests a `<urlset>` inside another, without a
+//! namespace (ultimate-sitemap-parser#86). Such a document is read in full and said so once
+//! (`nested_entry`, a warning).
 
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -300,6 +305,8 @@ pub(crate) struct XmlParser<'e, 'v, V: Visitor> {
     refused: bool,
     done: bool,
     ill_formed: u32,
+    /// `nested_entry` was reported (once per document).
+    nested_said: bool,
 }
 
 /// The body as UTF-8, validated a window at a time just before the tokenizer reads it: one pass
@@ -411,6 +418,7 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
             refused: false,
             done: false,
             ill_formed: 0,
+            nested_said: false,
         }
     }
 
@@ -660,7 +668,9 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         };
         if !empty {
             self.depth = d;
-            if d <= 3 {
+            // Paths are kept for depths 1..=3 and, at any depth, outside entries (where an entry
+            // may begin: a `<url>` below a nested `<urlset>`), so every entry's parent path is known.
+            if d <= 3 || self.entry.is_none() {
                 let keep = (d as usize).checked_sub(2).and_then(|i| self.path_ends.get(i)).copied().unwrap_or(0);
                 self.path_buf.truncate(keep);
                 self.path_ends.truncate(d as usize - 1);
@@ -763,6 +773,26 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
         });
     }
 
+    /// The first entry of the document found deeper than directly under the root (the entry just
+    /// begun): said once, as `nested_entry` (w). Real CMS output nests a `<urlset>` without a
+    /// namespace inside another; entries are read by local name at any depth below the root.
+    #[cold]
+    fn nested_entry(&mut self, root: Root) {
+        if self.nested_said {
+            return;
+        }
+        self.nested_said = true;
+        let (outer, entry) = if root == Root::Index { ("sitemapindex", "sitemap") } else { ("urlset", "url") };
+        let path = self.entry_path.as_str();
+        self.em.warn_with(codes::NESTED_ENTRY, || {
+            let msg = format!(
+                "<{entry}> at {path} is not directly under the root element (sitemaps.org: /{outer}/{entry}); entries \
+                 are read by local name at any depth below the root, this one and any others"
+            );
+            (msg, Some(Locator::Xml(path.to_string())))
+        });
+    }
+
     fn begin_capture(&mut self, field: Field, d: u32, name: &'static str, group: Option<(Group, u32)>) {
         if self.capture.is_none() {
             self.text.clear();
@@ -818,8 +848,11 @@ impl<'e, 'v, V: Visitor> XmlParser<'e, 'v, V> {
     fn start_sitemap(&mut self, root: Root, e: Option<&BytesStart<'_>>, local: &[u8], prefix: &[u8], d: u32) {
         let entry_name: &[u8] = if root == Root::Index { b"sitemap" } else { b"url" };
         let Some(entry) = self.entry.as_ref() else {
-            if d == 2 && same_bytes(local, entry_name) {
+            if same_bytes(local, entry_name) {
                 self.begin_entry(local, d);
+                if d != 2 {
+                    self.nested_entry(root);
+                }
             }
             return;
         };

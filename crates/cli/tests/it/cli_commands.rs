@@ -67,6 +67,45 @@ fn robots_check_prints_a_line_per_url() {
 }
 
 #[test]
+fn robots_check_with_a_file_elsewhere_than_robots_txt_governs_nothing() {
+    // RFC 9309 2.3: only /robots.txt at the top level, all lower case, is an origin's robots.txt.
+    let f = temp_file(b"User-agent: *\nDisallow: /\n");
+    for robots_url in ["https://a.example/folder/robots.txt", "https://a.example/Robots.txt"] {
+        let file = f.path().to_str().unwrap();
+        let args =
+            ["robots", "check", file, "--agent", "FooBot", "--robots-url", robots_url, "https://a.example/x", "/y"];
+        let out = wellknown(&args);
+        let lines = jsonl(&out.stdout);
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            assert_eq!(line["applies"], false, "{line}");
+            assert_eq!(line["allowed"], true, "{line}");
+            assert_eq!(line["rule"], serde_json::Value::Null);
+            let reason = line["reason"].as_str().unwrap_or_default();
+            assert!(reason.starts_with(robots_url) && reason.contains("governs nothing"), "{reason}");
+        }
+        assert_eq!(out.status.code(), Some(0), "nothing is disallowed: exit 0");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is not the top-level /robots.txt of its origin"), "{stderr}");
+    }
+    // The same file at /robots.txt disallows both: exit 1, no warning, no reason.
+    let out = wellknown(&[
+        "robots",
+        "check",
+        f.path().to_str().unwrap(),
+        "--agent",
+        "FooBot",
+        "--robots-url",
+        "https://a.example/robots.txt",
+        "https://a.example/x",
+        "/y",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(jsonl(&out.stdout).iter().all(|l| l["applies"] == true && l.get("reason").is_none()));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
 fn plugins_lists_every_probe_with_registry_status() {
     let out = wellknown(&["plugins", "--json"]);
     assert_eq!(out.status.code(), Some(0));

@@ -16,7 +16,7 @@ fn check(case: &Case) -> Result<(), String> {
 
 #[test]
 fn every_assetlinks_case_passes() {
-    run_all(&cases_with_prefix("assetlinks_"), 9, check);
+    run_all(&cases_with_prefix("assetlinks_"), 12, check);
 }
 
 #[test]

@@ -127,6 +127,22 @@ fn web_site_rules() {
     assert_eq!(errors(&slash), [e("invalid_web_site", "/0/target/site")]);
     let origin = slash.candidates.iter().find(|c| c.kind() == CandidateKind::Origin).expect("kept");
     assert_eq!((origin.value(), origin.has_flag("invalid")), ("https://b.example", true));
+    // The URL a site with a path names is a candidate too, flagged; a valid site gives none.
+    let url = |r: &wellknown_core::Report| {
+        r.candidates
+            .iter()
+            .find(|c| c.kind() == CandidateKind::Url)
+            .map(|c| (c.value().to_string(), c.has_flag("invalid")))
+    };
+    assert_eq!(url(&slash), Some(("https://b.example/".to_string(), true)));
+    let path = run(&stmt(r#""https://B.example/app?x=1""#));
+    assert_eq!(errors(&path), [e("invalid_web_site", "/0/target/site")]);
+    assert_eq!(url(&path), Some(("https://b.example/app?x=1".to_string(), true)));
+    assert_eq!(path.values(CandidateKind::Host).collect::<Vec<_>>(), ["b.example"]);
+    let c = path.candidates.iter().find(|c| c.kind() == CandidateKind::Url).expect("url");
+    assert_eq!(c.relation(), "asset_link");
+    assert_eq!(c.hint("relations"), Some("delegate_permission/common.get_login_creds"));
+    assert_eq!(url(&ok), None);
 
     assert_eq!(errors(&run(&stmt("7"))), [e("invalid_web_site", "/0/target/site")]);
     let no_site = r#"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"web"}}]"#;
@@ -143,6 +159,18 @@ fn include_rules() {
              "relation":["delegate_permission/common.get_login_creds"]}]"#);
     assert_eq!(errors(&with_target), [e("include_with_other_fields", "/0")]);
     assert_eq!(with_target.values(CandidateKind::Origin).collect::<Vec<_>>(), ["https://b.example"]);
+    // An include statement has no relation nor target: the one it lacks is not also missing.
+    let target_only = run(r#"[{"target":{"namespace":"web","site":"https://b.example"},
+             "include":"https://a.example/more.json"}]"#);
+    assert_eq!(errors(&target_only), [e("include_with_other_fields", "/0")]);
+    assert_eq!(target_only.values(CandidateKind::Host).collect::<Vec<_>>(), ["b.example", "a.example"]);
+    assert_eq!(target_only.values(CandidateKind::Url).collect::<Vec<_>>(), ["https://a.example/more.json"]);
+    assert_eq!(target_only.follow_ups.len(), 1);
+    let relation_only =
+        run(r#"[{"include":"https://a.example/more.json","relation":["delegate_permission/common.get_login_creds"]}]"#);
+    assert_eq!(errors(&relation_only), [e("include_with_other_fields", "/0")]);
+    let bad_relation = run(r#"[{"include":"https://a.example/more.json","relation":["Bad"]}]"#);
+    assert_eq!(errors(&bad_relation), [e("include_with_other_fields", "/0"), e("invalid_relation", "/0/relation/0")]);
 
     let extensible = run(r#"[{"include":"https://a.example/more.json","magicfield":{"foo":"bar"}}]"#);
     assert!(extensible.valid(), "non-standard members are allowed next to include (comptest2005)");

@@ -1,6 +1,7 @@
 //! Every case of `tests/conformance/robots/` (copied from the project's shared conformance cases):
 //! `robots_cases.jsonl` (parse + check: allowed or not) and `robots_scope_cases.jsonl` (does the
-//! robots.txt at one URL govern another). Failures are reported by case id, all at once.
+//! robots.txt at one URL govern another), plus the project's own `robots_location_cases.jsonl` in
+//! the scope format. Failures are reported by case id, all at once.
 
 use std::path::PathBuf;
 
@@ -48,8 +49,19 @@ fn robots_cases() {
 
 #[test]
 fn robots_scope_cases() {
-    let all = cases("robots_scope_cases.jsonl");
-    assert!(all.len() >= 22, "expected every case, got {}", all.len());
+    scope_cases("robots_scope_cases.jsonl", 22);
+}
+
+/// The project's own cases (same format as the scope cases): a robots.txt anywhere but the top-level,
+/// all-lower-case `/robots.txt` of its origin governs nothing (RFC 9309 section 2.3).
+#[test]
+fn robots_location_cases() {
+    scope_cases("robots_location_cases.jsonl", 12);
+}
+
+fn scope_cases(file: &str, at_least: usize) {
+    let all = cases(file);
+    assert!(all.len() >= at_least, "expected every case, got {}", all.len());
     let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
     let mut failures = Vec::new();
     for case in &all {
@@ -66,8 +78,19 @@ fn robots_scope_cases() {
         }
         // check_url agrees, and a file that does not apply allows everything.
         let out = check_url(&robots, Some(&robots_url), "FooBot", s(case, "target_url"));
-        if out.applies != want || out.allowed != Some(!want) || (out.rule.is_some() != want) {
+        if out.applies != want
+            || out.allowed != Some(!want)
+            || out.rule.is_some() != want
+            || out.reason.is_some() == want
+        {
             failures.push(format!("{id}: check_url {out:?}"));
+        }
+        // A bare path is on the file's own origin: it applies exactly when the file is at its
+        // origin's /robots.txt.
+        let located = wellknown_core::origin::is_robots_location(&robots_url);
+        let out = check_url(&robots, Some(&robots_url), "FooBot", target.path());
+        if out.applies != located {
+            failures.push(format!("{id}: check_url of the bare path {out:?}"));
         }
     }
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), all.len(), failures.join("\n"));

@@ -281,11 +281,19 @@ fn a_file_requested_elsewhere_than_robots_txt_is_diagnosed() {
     let elsewhere = RobotsProbe.interpret(body, &meta("https://a.example/x/robots.txt", Some("text/plain")));
     let d = elsewhere.warnings.iter().find(|d| d.code == "wrong_location").expect("wrong_location");
     assert!(d.message.contains("https://a.example/x/robots.txt"), "{}", d.message);
+    // It governs nothing: no crawl policy, though its candidates are still listed.
+    let fact = |r: &wellknown_core::Report, k: &str| r.facts.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    assert_eq!(fact(&elsewhere, "crawl_policy").as_deref(), Some("none"));
+    assert_eq!(fact(&elsewhere, "availability").as_deref(), Some("available"));
+    assert_eq!(elsewhere.values(CandidateKind::Path).collect::<Vec<_>>(), ["/private/"]);
+    let upper = RobotsProbe.interpret(body, &meta("https://a.example/Robots.txt", Some("text/plain")));
+    assert!(upper.has_code("wrong_location"), "{:?}", upper.warnings);
     // Reached through a redirect from /robots.txt: the request is what counts.
     let mut redirected = meta("https://cdn.example/files/robots.txt", Some("text/plain"));
     redirected.requested_url = url::Url::parse("https://a.example/robots.txt").unwrap();
     let r = RobotsProbe.interpret(body, &redirected);
     assert!(!r.has_code("wrong_location"), "{:?}", r.warnings);
+    assert_eq!(fact(&r, "crawl_policy").as_deref(), Some("rules"));
     assert!(!RobotsProbe.interpret(body, &meta("https://a.example/robots.txt", None)).has_code("wrong_location"));
 }
 

@@ -460,3 +460,45 @@ fn empty_hints_are_kept_as_declared_and_diagnosed() {
     assert_eq!((c.hint("lastmod"), c.hint("changefreq")), (Some(""), Some("")));
     assert!(r.has_code("invalid_lastmod") && r.has_code("invalid_changefreq"), "{:?}", r.errors);
 }
+
+#[test]
+fn entries_below_a_nested_urlset_are_read_and_said_once() {
+    // ultimate-sitemap-parser#86: `<urlset>` inside `<urlset>`, no namespace, 12-hour lastmod values.
+    let body = br#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset>
+  <urlset>
+    <url><loc>https://a.example/1</loc><lastmod>2024-05-08 08:53:11 AM</lastmod></url>
+    <url><loc>https://a.example/2</loc><image:image><image:loc>https://a.example/2.png</image:loc></image:image></url>
+  </urlset>
+  <url><loc>https://a.example/3</loc></url>
+  <x><y><z><url><loc>https://a.example/4</loc></url></z></y></x>
+</urlset>"#;
+    for (what, bytes) in [("plain", body.to_vec()), ("gzip", gzip(body))] {
+        let r = parse(&bytes, "https://a.example/sitemap.xml");
+        assert_eq!(r.kind, "urlset", "{what}");
+        assert_eq!(
+            locs(&r),
+            ["https://a.example/1", "https://a.example/2", "https://a.example/3", "https://a.example/4"]
+        );
+        assert_eq!(
+            r.values(CandidateKind::Url).filter(|v| v.ends_with(".png")).collect::<Vec<_>>(),
+            ["https://a.example/2.png"]
+        );
+        // The bad lastmod is diagnosed and kept as declared; its URL is not dropped.
+        assert_eq!(codes(&r), ["invalid_lastmod", "nested_entry"], "{what}");
+        assert_eq!(r.candidates.get(0).and_then(|c| c.hint("lastmod")), Some("2024-05-08 08:53:11 AM"));
+        let nested = &r.warnings[0];
+        assert_eq!(nested.locator, Some(Locator::Xml("/urlset/urlset/url[1]".into())), "{what}");
+        assert!(nested.message.contains("not directly under the root element"), "{}", nested.message);
+        let loc = |i: usize| r.candidates.get(i).and_then(|c| c.locator());
+        assert_eq!(loc(0), Some(Locator::Xml("/urlset/urlset/url[1]/loc".into())));
+        assert_eq!(loc(3), Some(Locator::Xml("/urlset/url[3]/loc".into())));
+        assert_eq!(loc(4), Some(Locator::Xml("/urlset/x/y/z/url[4]/loc".into())));
+    }
+    // The same in a sitemap index; a document whose entries are all in place says nothing.
+    let index = br#"<sitemapindex><sitemapindex><sitemap><loc>https://a.example/s1.xml</loc></sitemap></sitemapindex></sitemapindex>"#;
+    let r = parse(index, "https://a.example/sitemap.xml");
+    assert_eq!((r.kind.as_str(), locs(&r)), ("sitemapindex", vec!["https://a.example/s1.xml"]));
+    assert_eq!(codes(&r), ["nested_entry"]);
+    assert!(codes(&parse(urlset(3).as_bytes(), "https://a.example/sitemap.xml")).is_empty());
+}
