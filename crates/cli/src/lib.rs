@@ -17,6 +17,7 @@ macro_rules! note {
 
 pub mod alloc;
 pub mod args;
+pub mod budget_notes;
 pub mod commands;
 pub mod config;
 pub mod plan;

@@ -478,6 +478,7 @@ async fn scan(
     let mut write_error = None;
     let mut interrupted = None;
     let mut forced = false;
+    let mut budgets = crate::budget_notes::BudgetNotes::default();
     loop {
         let rec = tokio::select! {
             r = rx.recv() => match r { Some(r) => r, None => break },
@@ -501,6 +502,9 @@ async fn scan(
                 break;
             }
         };
+        if let Record::Budget(b) = &rec {
+            budgets.note(b, &bar, settings.quiet);
+        }
         if let Record::Origin(o) = &rec {
             if bar.length().is_some_and(|l| bar.position() >= l) {
                 bar.inc_length(1);
@@ -527,6 +531,7 @@ async fn scan(
         }
     }
     bar.finish_and_clear();
+    budgets.finish(settings.quiet);
     if interrupted.is_some() || write_error.is_some() {
         // Stop fetching; what was received is flushed and stored, and the scan stays unfinished in
         // the store so `wellknown scan --resume` can complete it.
@@ -628,9 +633,25 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
         (n, true) => format!(", {n} unreachable"),
         (n, false) => format!(", {n} unreachable ({})", classes.join(", ")),
     };
+    let by_class = if s.failures_by_class.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = s.failures_by_class.iter().map(|(c, n)| format!("{n} {c}")).collect();
+        format!(" ({})", list.join(", "))
+    };
     let skipped = match s.documents_not_attempted {
         0 => String::new(),
-        n => format!(" ({n} not attempted: origin unreachable)"),
+        n => format!(" ({n} not attempted: origin unreachable or too slow)"),
+    };
+    let catch_all = match s.documents_catch_all {
+        0 => String::new(),
+        n => format!(", {n} answered like a random path (catch_all)"),
+    };
+    let budgets = if s.budgets.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = s.budgets.iter().map(|(b, n)| format!("{b} {n}")).collect();
+        format!("; budgets reached in {} unit(s), left undone: {}", s.units_over_budget, list.join(", "))
     };
     let redirected = match s.redirected_out_of_scope {
         0 => String::new(),
@@ -643,7 +664,8 @@ pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<S
     let interrupted = if s.interrupted { " (interrupted)" } else { "" };
     format!(
         "wellknown{interrupted}: {} target(s): {} reachable{failed}; {} document(s): {} answered 2xx, {} recognised, {} \
-         failed to fetch{skipped}{redirected}{private}; {} candidate(s); diagnostics: {} error(s), {} warning(s); {} ms",
+         failed to fetch{by_class}{skipped}{redirected}{private}{catch_all}; {} candidate(s); diagnostics: {} error(s), \
+         {} warning(s){budgets}; {} ms",
         s.targets,
         s.reachable,
         s.documents,
