@@ -13,12 +13,17 @@
 //! logged (host, method, path and query) so tests can prove what was, and was not, requested.
 //!
 //! The server binds to 127.0.0.1 only.
+//!
+//! [`HostileServer`] is the other fixture: a raw TCP server that drips, holds and rate-limits, for
+//! tests of slow and unfriendly peers (`hostile.rs`).
 
 mod content_type;
+mod hostile;
 mod server;
 mod tls;
 
 pub use content_type::guess_content_type;
+pub use hostile::{Behaviour, HostileRequest, HostileServer, HostileServerBuilder, WELCOME};
 pub use server::{FixtureServer, RequestLog, Served};
 pub use tls::TestCa;
 

@@ -79,6 +79,14 @@ pub struct ScanArgs {
     /// Total timeout per request in seconds (0.001 to 3600).
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub timeout: Option<f64>,
+    /// Minimum transfer rate in bytes per second, judged from --slow-grace after a request starts
+    /// over the last half of that time: slower ends the request as slow_transfer, or as timeout when
+    /// nothing arrives at all (default 1024; 0 turns the rule off).
+    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = u64_value)]
+    pub min_rate: Option<u64>,
+    /// Seconds after a request starts before --min-rate is judged (0.001 to 3600; default 10).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
+    pub slow_grace: Option<f64>,
     /// User-Agent header.
     #[arg(long, value_name = "UA")]
     pub user_agent: Option<String>,
@@ -193,7 +201,7 @@ fn rate_value(text: &str) -> Result<f64, String> {
     crate::values::rate(&crate::values::Given::Text(text.to_string()))
 }
 
-/// `--connect-timeout`, `--timeout`, judged as written by [`crate::values::seconds`].
+/// `--connect-timeout`, `--timeout`, `--slow-grace`, judged as written by [`crate::values::seconds`].
 fn seconds_value(text: &str) -> Result<f64, String> {
     crate::values::seconds(&crate::values::Given::Text(text.to_string()))
 }
@@ -211,6 +219,11 @@ fn concurrency_value(text: &str) -> Result<usize, String> {
 /// A count of 0 or more (`--max-verify`).
 fn usize_value(text: &str) -> Result<usize, String> {
     usize_in(text, 0..=usize::MAX)
+}
+
+/// A count of 0 or more that fits 64 bits (`--min-rate`).
+fn u64_value(text: &str) -> Result<u64, String> {
+    whole_in(text, 0..=u64::MAX)
 }
 
 /// A count of 0 or more that fits 32 bits (`--depth`, `--max-hops`).

@@ -34,6 +34,13 @@ pub struct Settings {
     /// Total timeout per request, seconds (default 30).
     #[serde(deserialize_with = "values::de_seconds")]
     pub timeout: f64,
+    /// Minimum transfer rate, bytes per second, judged from `slow_grace` after a request starts
+    /// (default 1024; 0 = off).
+    #[serde(deserialize_with = "values::de_count64")]
+    pub min_rate: u64,
+    /// Seconds after a request starts before `min_rate` is judged (default 10).
+    #[serde(deserialize_with = "values::de_seconds")]
+    pub slow_grace: f64,
     /// User-Agent header (default `wellknown/<version> (+<project URL>)`).
     pub user_agent: Option<String>,
     /// `HOST:PORT:ADDR` DNS overrides.
@@ -112,6 +119,8 @@ impl Default for Settings {
             rate: 5.0,
             connect_timeout: 10.0,
             timeout: 30.0,
+            min_rate: 1024,
+            slow_grace: 10.0,
             user_agent: None,
             resolve: Vec::new(),
             connect_to: Vec::new(),
@@ -155,6 +164,10 @@ struct Overrides {
     connect_timeout: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_rate: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slow_grace: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     user_agent: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -281,6 +294,8 @@ fn overrides(args: &ScanArgs) -> Overrides {
         rate: args.rate,
         connect_timeout: args.connect_timeout,
         timeout: args.timeout,
+        min_rate: args.min_rate,
+        slow_grace: args.slow_grace,
         user_agent: args.user_agent.clone(),
         resolve: args.resolve.clone(),
         connect_to: args.connect_to.clone(),
@@ -457,7 +472,7 @@ pub mod limits {
     pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;
     /// `rate`: request starts per second to one host, when not 0 (0 = no spacing).
     pub const RATE: std::ops::RangeInclusive<f64> = 0.001..=1_000_000.0;
-    /// `connect_timeout` and `timeout`, seconds: 1 ms (a shorter one would fail every request) to
+    /// `connect_timeout`, `timeout` and `slow_grace`, seconds: 1 ms (a shorter one would fail every request) to
     /// one hour.
     pub const TIMEOUT_SECS: std::ops::RangeInclusive<f64> = 0.001..=3600.0;
 }
@@ -482,6 +497,7 @@ pub fn validate(s: &Settings, args: &ScanArgs) -> Result<(), String> {
     judged("connect_timeout", values::seconds(&Given::Float(s.connect_timeout)).map(drop))?;
     judged("timeout", values::seconds(&Given::Float(s.timeout)).map(drop))?;
     judged("origin_budget", values::seconds(&Given::Float(s.origin_budget)).map(drop))?;
+    judged("slow_grace", values::seconds(&Given::Float(s.slow_grace)).map(drop))?;
     validate_lists(s, &origin)
 }
 

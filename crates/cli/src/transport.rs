@@ -30,6 +30,8 @@ impl HttpTransport {
         }
         cfg.connect_timeout = secs(s.connect_timeout, "connect_timeout")?;
         cfg.timeout = secs(s.timeout, "timeout")?;
+        cfg.min_transfer_rate = s.min_rate;
+        cfg.slow_transfer_grace = secs(s.slow_grace, "slow_grace")?;
         cfg.resolve = s
             .resolve
             .iter()

@@ -141,7 +141,7 @@ pub fn rate(g: &Given) -> Result<f64, String> {
     }
 }
 
-/// `connect_timeout` and `timeout`: [`limits::TIMEOUT_SECS`] seconds.
+/// `connect_timeout`, `timeout` and `slow_grace`: [`limits::TIMEOUT_SECS`] seconds.
 ///
 /// Errors: `must be from 0.001 to 3600 seconds, got 0` (also for NaN, infinity and text).
 pub fn seconds(g: &Given) -> Result<f64, String> {
@@ -182,12 +182,17 @@ pub fn de_count32<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     judged(d, |g| whole(g, 0..=u64::from(u32::MAX)))
 }
 
+/// A count of 0 or more that fits 64 bits (`min_rate`).
+pub fn de_count64<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    judged(d, |g| whole(g, 0..=u64::MAX))
+}
+
 /// `rate`: see [`rate`].
 pub fn de_rate<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     judged(d, rate)
 }
 
-/// `connect_timeout`, `timeout`: see [`seconds`].
+/// `connect_timeout`, `timeout`, `slow_grace`: see [`seconds`].
 pub fn de_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     judged(d, seconds)
 }

@@ -96,8 +96,13 @@ pub enum FailureClass {
     Connect,
     /// TLS handshake failed (expired, unknown issuer, name mismatch, protocol); reason in the message.
     Tls,
-    /// The response did not complete within the total timeout.
+    /// The response did not complete within the total timeout, or nothing at all arrived for a
+    /// whole rate window after the grace period (a held connection).
     Timeout,
+    /// The response head or body arrived, but slower than the fetcher's minimum transfer rate after
+    /// its grace period (a trickle, e.g. a body dripped one byte a second); the bytes read so far
+    /// are kept, flagged truncated.
+    SlowTransfer,
     /// More redirects than the policy allows.
     TooManyRedirects,
     /// A redirect returned to a URL already visited in the chain.
@@ -115,6 +120,10 @@ pub enum FailureClass {
     OutOfScope,
     /// Refused before any request: not an http(s) URL.
     UnsupportedUrl,
+    /// The host answered 429 or 503 with a `Retry-After` longer than the fetcher waits (RFC 9110
+    /// section 10.2.3; `FetchMeta::retry_after_secs` holds the value), or an earlier answer did so
+    /// and the delay has not passed: then nothing was sent.
+    RateLimited,
     /// Refused before any request: the scan obeys robots.txt (`--obey-robots`) and the rules for its
     /// own product token disallow the URL (RFC 9309 section 2.2).
     RobotsDisallowed,
@@ -132,6 +141,7 @@ impl FailureClass {
             FailureClass::Connect => "connect",
             FailureClass::Tls => "tls",
             FailureClass::Timeout => "timeout",
+            FailureClass::SlowTransfer => "slow_transfer",
             FailureClass::TooManyRedirects => "too_many_redirects",
             FailureClass::RedirectLoop => "redirect_loop",
             FailureClass::InvalidRedirect => "invalid_redirect",
@@ -140,13 +150,21 @@ impl FailureClass {
             FailureClass::PrivateAddress => "private_address",
             FailureClass::OutOfScope => "out_of_scope",
             FailureClass::UnsupportedUrl => "unsupported_url",
+            FailureClass::RateLimited => "rate_limited",
             FailureClass::RobotsDisallowed => "robots_disallowed",
         }
     }
 
     /// True for failures where the server was never reached (DNS, connect, refusals).
     pub fn unreachable(self) -> bool {
-        !matches!(self, FailureClass::BodyTooLarge | FailureClass::TooManyRedirects | FailureClass::RedirectLoop)
+        !matches!(
+            self,
+            FailureClass::BodyTooLarge
+                | FailureClass::TooManyRedirects
+                | FailureClass::RedirectLoop
+                | FailureClass::SlowTransfer
+                | FailureClass::RateLimited
+        )
     }
 }
 
@@ -208,6 +226,11 @@ pub struct FetchMeta {
     /// section 3.2.1 deprecates `user:password@`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub location_credentials: Vec<u32>,
+    /// With failure `rate_limited`: the wait the host's `Retry-After` asked for, in seconds (RFC 9110
+    /// section 10.2.3; an HTTP-date is counted from when the answer arrived), whether this fetch got
+    /// that answer or was refused without a request because an earlier one did. None otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_secs: Option<u64>,
 }
 
 impl FetchMeta {
@@ -229,6 +252,7 @@ impl FetchMeta {
             declared_by: Vec::new(),
             unfollowed_location: None,
             location_credentials: Vec::new(),
+            retry_after_secs: None,
         }
     }
 

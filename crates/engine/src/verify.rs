@@ -45,9 +45,10 @@ pub enum VerifyStatus {
     Connect,
     /// The TLS handshake failed.
     Tls,
-    /// No complete response in time.
+    /// No complete response in time (`timeout`, `slow_transfer`).
     Timeout,
-    /// Another failure (`protocol`, `body_too_large`, `unsupported_url`).
+    /// Another failure (`protocol`, `body_too_large`, `unsupported_url`, `rate_limited` refused
+    /// without a request).
     Failure,
     /// Outside the scan scope: never requested (what `wellknown candidates` shows for out-of-scope
     /// values; the scan emits no verification record for them).
@@ -130,7 +131,11 @@ pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
             FailureClass::PrivateAddress if !meta.redirect_chain.is_empty() => VerifyStatus::Redirect,
             FailureClass::PrivateAddress => VerifyStatus::PrivateAddress,
             FailureClass::Tls => VerifyStatus::Tls,
-            FailureClass::Timeout => VerifyStatus::Timeout,
+            FailureClass::Timeout | FailureClass::SlowTransfer => VerifyStatus::Timeout,
+            // The 429/503 that set the limit is a status like any other; a request refused because
+            // of an earlier one got no answer.
+            FailureClass::RateLimited if meta.status.is_some() => return (by_status(meta), target),
+            FailureClass::RateLimited => VerifyStatus::Failure,
             FailureClass::TooManyRedirects | FailureClass::RedirectLoop | FailureClass::InvalidRedirect => {
                 VerifyStatus::Redirect
             }
@@ -252,17 +257,18 @@ pub(crate) async fn request(
     (record, sent)
 }
 
-/// False when the request was refused before anything was sent (scope, robots.txt, scheme, or the
-/// private-address rule on the first hop).
+/// False when the request was refused before anything was sent (scope, robots.txt, scheme, the
+/// private-address rule, or a host rate-limited by an earlier answer, on the first hop).
 pub(crate) fn sent_something(meta: &FetchMeta) -> bool {
     !meta.failure.as_ref().is_some_and(|f| {
-        matches!(
+        let refused = matches!(
             f.class,
             FailureClass::OutOfScope
                 | FailureClass::RobotsDisallowed
                 | FailureClass::UnsupportedUrl
                 | FailureClass::PrivateAddress
-        ) && meta.redirect_chain.is_empty()
+        ) || (f.class == FailureClass::RateLimited && meta.status.is_none());
+        refused && meta.redirect_chain.is_empty()
     })
 }
 
@@ -316,6 +322,8 @@ mod tests {
             (FailureClass::ConnectRefused, VerifyStatus::Connect),
             (FailureClass::Tls, VerifyStatus::Tls),
             (FailureClass::Timeout, VerifyStatus::Timeout),
+            (FailureClass::SlowTransfer, VerifyStatus::Timeout),
+            (FailureClass::RateLimited, VerifyStatus::Failure),
             (FailureClass::Protocol, VerifyStatus::Failure),
             (FailureClass::OutOfScope, VerifyStatus::OutOfScope),
             (FailureClass::RobotsDisallowed, VerifyStatus::DisallowedByRobots),
@@ -325,6 +333,9 @@ mod tests {
             m.failure = Some(FetchFailure { class, message: String::new() });
             assert_eq!(classify(&m).0, want, "{class}");
         }
+        let mut m = meta(Some(429));
+        m.failure = Some(FetchFailure { class: FailureClass::RateLimited, message: String::new() });
+        assert_eq!(classify(&m).0, VerifyStatus::Error, "the 429 that set the limit is a status");
     }
 
     #[test]

@@ -23,9 +23,10 @@ use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
 use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
 use crate::dns::Dns;
 use crate::error::{FetcherError, failure};
-use crate::politeness::{HostPermit, Politeness, later};
+use crate::politeness::{HostPermit, Politeness, RateLimit, later};
 use crate::pool::{Pool, PoolKey};
 use crate::retry_after::parse_retry_after;
+use crate::transfer_rate::{Meter, RateRule, Stop, seconds, watch};
 
 /// The `Accept-Encoding` sent when the policy asks for decoded content.
 pub const ACCEPT_ENCODING: &str = "gzip, deflate, br";
@@ -57,8 +58,25 @@ struct Hop {
     /// Held until the body is read: the host's concurrency slot.
     _permit: HostPermit,
     deadline: Instant,
+    /// The hop's bytes and the minimum-rate rule, also while its body is read.
+    meter: Meter,
     sender: Sender,
     key: PoolKey,
+    /// Set when this 429/503 asked for a `Retry-After` longer than `max_retry_after`: the host is
+    /// now rate-limited and the answer ends the fetch with `rate_limited`.
+    limited: Option<RateLimit>,
+}
+
+/// A hop that produced no response to read: its failure, and for `rate_limited` the delay asked.
+struct HopFailure {
+    failure: FetchFailure,
+    retry_after_secs: Option<u64>,
+}
+
+impl From<FetchFailure> for HopFailure {
+    fn from(failure: FetchFailure) -> HopFailure {
+        HopFailure { failure, retry_after_secs: None }
+    }
 }
 
 /// How reading a body ended.
@@ -68,6 +86,8 @@ enum BodyEnd {
     Full,
     /// The raw (encoded) bytes passed the hard cap.
     RawOverCap,
+    /// Given up (deadline, silence or trickle): `meta.failure` says why.
+    Stopped,
 }
 
 impl Fetcher {
@@ -106,6 +126,16 @@ impl Fetcher {
     /// case-insensitively against URL hosts (as the `url` crate writes them, `[v6]` for IPv6).
     pub fn set_host_delay(&self, host: &str, delay: Duration) {
         self.inner.politeness.set_delay(host, (!delay.is_zero()).then_some(delay));
+    }
+
+    /// The rate limit of `host` while it lasts: it answered 429 or 503 with a `Retry-After` longer
+    /// than [`FetcherConfig::max_retry_after`], and the delay has not passed. Until then every
+    /// request to it fails at once with `rate_limited` (nothing is sent) and `None` is answered
+    /// once the delay is over. `host` is the politeness key: a URL host as the `url` crate writes
+    /// it (`[v6]` for IPv6), matched case-insensitively, or for [`Fetcher::fetch_vhost`] the forced
+    /// address (`192.0.2.1`, `2001:db8::1`).
+    pub fn rate_limited(&self, host: &str) -> Option<RateLimit> {
+        self.inner.politeness.limited(host)
     }
 
     /// Fetches `req`, following redirects as its policy says. Never fails as a Rust error: every
@@ -152,6 +182,7 @@ impl Fetcher {
             declared_by: Vec::new(),
             unfollowed_location: None,
             location_credentials: Vec::new(),
+            retry_after_secs: None,
         };
         let mut url = req.url.clone();
         url.set_fragment(None);
@@ -173,9 +204,26 @@ impl Fetcher {
                 connect_to.filter(|_| (url.host_str().map(str::to_string), url.port_or_known_default()) == origin_host);
             let hop = match self.exchange(&url, req, forced).await {
                 Ok(h) => h,
-                Err(f) => return failed(meta, f),
+                Err(f) => {
+                    meta.retry_after_secs = f.retry_after_secs;
+                    return failed(meta, f.failure);
+                }
             };
             let status = hop.response.status().as_u16();
+            if let Some(limit) = &hop.limited {
+                record_head(&mut meta, &hop.response);
+                meta.retry_after_secs = Some(limit.retry_after_secs);
+                let why = format!(
+                    "{url} answered {status} with Retry-After: {} s, longer than the fetcher waits ({:?}); not \
+                     retried, and {} is rate-limited until {:.0}",
+                    limit.retry_after_secs,
+                    self.inner.config.max_retry_after,
+                    url.host_str().unwrap_or_default(),
+                    limit.until
+                );
+                self.recycle(hop.response, hop.sender, hop.key, hop.deadline).await;
+                return failed(meta, failure(FailureClass::RateLimited, why));
+            }
             if req.policy.follow_redirects && matches!(status, 301 | 302 | 303 | 307 | 308) {
                 let location = hop
                     .response
@@ -244,20 +292,28 @@ impl Fetcher {
         }
     }
 
-    /// One hop: politeness, request, response head; 429/503 retried after the back-off.
-    async fn exchange(&self, url: &Url, req: &FetchRequest, connect_to: Option<IpAddr>) -> Result<Hop, FetchFailure> {
+    /// One hop: politeness, request, response head; 429/503 retried after the back-off, or the
+    /// host marked rate-limited when the `Retry-After` is longer than `max_retry_after`.
+    async fn exchange(&self, url: &Url, req: &FetchRequest, connect_to: Option<IpAddr>) -> Result<Hop, HopFailure> {
         let cfg = &self.inner.config;
         let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
         let budget_key = connect_to.map_or_else(|| host.clone(), |ip| ip.to_string());
         let parts = RequestParts::new(url, req, cfg)?;
+        let rule = RateRule::new(cfg.min_transfer_rate, cfg.slow_transfer_grace);
         let mut retries = 0;
         loop {
+            self.refuse_if_limited(url, &budget_key)?;
             let permit = self.inner.politeness.acquire(&budget_key).await;
-            let deadline = later(Instant::now(), cfg.timeout);
-            let sent = tokio::time::timeout_at(deadline, self.send(url, &parts, connect_to)).await;
+            // Another request may have been told to wait while this one queued.
+            self.refuse_if_limited(url, &budget_key)?;
+            let started = Instant::now();
+            let deadline = later(started, cfg.timeout);
+            let meter = Meter::new(rule, started);
+            let sent = watch(&meter, deadline, self.send(url, &parts, connect_to, &meter)).await;
             let (response, sender, key) = match sent {
-                Err(_) => {
-                    return Err(failure(FailureClass::Timeout, format!("{url}: no response within {:?}", cfg.timeout)));
+                Err(stop) => {
+                    meter.close_connection();
+                    return Err(self.stopped(url, stop, &meter, None).into());
                 }
                 Ok(r) => r?,
             };
@@ -268,7 +324,13 @@ impl Fetcher {
                     .get(header::RETRY_AFTER)
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| parse_retry_after(v, Timestamp::now()));
-                let wait = asked.map_or(cfg.default_backoff, |d| d.min(cfg.max_retry_after));
+                if let Some(asked) = asked.filter(|d| *d > cfg.max_retry_after) {
+                    let limit = RateLimit::new(status, asked.as_secs(), Timestamp::now());
+                    tracing::debug!(%url, status, ?asked, "Retry-After over the cap: host rate-limited");
+                    self.inner.politeness.limit(&budget_key, limit.clone(), asked);
+                    return Ok(Hop { response, _permit: permit, deadline, meter, sender, key, limited: Some(limit) });
+                }
+                let wait = asked.unwrap_or(cfg.default_backoff);
                 self.inner.politeness.back_off(&budget_key, wait);
                 if retries < cfg.max_retries_on_429_503 {
                     retries += 1;
@@ -278,7 +340,54 @@ impl Fetcher {
                     continue;
                 }
             }
-            return Ok(Hop { response, _permit: permit, deadline, sender, key });
+            return Ok(Hop { response, _permit: permit, deadline, meter, sender, key, limited: None });
+        }
+    }
+
+    /// Fails at once, nothing sent, while `budget_key` is rate-limited.
+    fn refuse_if_limited(&self, url: &Url, budget_key: &str) -> Result<(), HopFailure> {
+        let Some(limit) = self.inner.politeness.limited(budget_key) else { return Ok(()) };
+        let why = format!(
+            "{url}: not requested: {budget_key} answered {} with Retry-After: {} s at {:.0}; rate-limited until {:.0}",
+            limit.status, limit.retry_after_secs, limit.since, limit.until
+        );
+        Err(HopFailure {
+            failure: failure(FailureClass::RateLimited, why),
+            retry_after_secs: Some(limit.retry_after_secs),
+        })
+    }
+
+    /// The failure of a hop given up by [`watch`]; `status` is known once the head arrived.
+    fn stopped(&self, url: &Url, stop: Stop, meter: &Meter, status: Option<u16>) -> FetchFailure {
+        let cfg = &self.inner.config;
+        let part = match status {
+            None => "response head not complete".to_string(),
+            Some(s) => format!("body not complete (status {s})"),
+        };
+        let total = meter.received();
+        match stop {
+            Stop::Deadline => match status {
+                None => failure(FailureClass::Timeout, format!("{url}: no response within {:?}", cfg.timeout)),
+                Some(_) => failure(FailureClass::Timeout, format!("{url}: {part} within {:?}", cfg.timeout)),
+            },
+            Stop::Silent { span } => failure(
+                FailureClass::Timeout,
+                format!(
+                    "{url}: nothing received in the last {}, {} after the start ({total} bytes before); {part}",
+                    seconds(span),
+                    seconds(meter.elapsed())
+                ),
+            ),
+            Stop::Slow { bytes, span } => failure(
+                FailureClass::SlowTransfer,
+                format!(
+                    "{url}: {bytes} bytes in the last {}, below the minimum rate of {} bytes/s; {part} after {} \
+                     ({total} bytes received)",
+                    seconds(span),
+                    cfg.min_transfer_rate,
+                    seconds(meter.elapsed())
+                ),
+            ),
         }
     }
 
@@ -289,12 +398,14 @@ impl Fetcher {
         url: &Url,
         parts: &RequestParts,
         connect_to: Option<IpAddr>,
+        meter: &Meter,
     ) -> Result<(Response<Incoming>, Sender, PoolKey), FetchFailure> {
         let host = url.host().ok_or_else(|| failure(FailureClass::UnsupportedUrl, format!("{url}: no host")))?;
         let https = url.scheme() == "https";
         let port = url.port_or_known_default().unwrap_or(if https { 443 } else { 80 });
         let key = PoolKey { https, host: host.to_string(), port, connect_to };
         if let Some(mut s) = self.inner.pool.checkout(&key) {
+            meter.attach(s.stats());
             match s.send(parts.request(s.is_h2())?).await {
                 Ok(resp) => return Ok((resp, s, key)),
                 Err(e) => tracing::debug!(%url, "reused connection failed ({e}); reconnecting"),
@@ -302,8 +413,9 @@ impl Fetcher {
         }
         let ep = Endpoint { https, host, port, connect_to };
         let mut s = self.inner.connector.connect(&ep).await?;
-        if let Sender::H2(h) = &s {
-            self.inner.pool.checkin(key.clone(), Sender::H2(h.clone()));
+        meter.attach(s.stats());
+        if let Sender::H2(h, stats) = &s {
+            self.inner.pool.checkin(key.clone(), Sender::H2(h.clone(), Arc::clone(stats)));
         }
         let resp = s.send(parts.request(s.is_h2())?).await.map_err(|e| hyper_failure(&e))?;
         Ok((resp, s, key))
@@ -313,7 +425,7 @@ impl Fetcher {
     /// body is read to its end (at most 64 KiB, at most one second) so the connection can serve
     /// the next hop; otherwise the connection is dropped.
     async fn recycle(&self, response: Response<Incoming>, sender: Sender, key: PoolKey, deadline: Instant) {
-        if !matches!(sender, Sender::H1(_)) {
+        if !matches!(sender, Sender::H1(..)) {
             return;
         }
         let mut body = response.into_body();
@@ -340,7 +452,7 @@ impl Fetcher {
     /// Reads the final response's body within the hop's deadline and fills the metadata.
     async fn complete(&self, mut meta: FetchMeta, hop: Hop, req: &FetchRequest) -> FetchResult {
         let cfg = &self.inner.config;
-        let Hop { response, _permit, deadline, sender, key } = hop;
+        let Hop { response, _permit, deadline, meter, sender, key, limited: _ } = hop;
         record_head(&mut meta, &response);
         let hard_cap = cfg.max_body_bytes_hard_cap;
         let hard_is_limit = req.policy.max_body_bytes >= hard_cap;
@@ -354,7 +466,7 @@ impl Fetcher {
         };
         let mut decoder = BodyDecoder::new(&codings, cap);
         let mut body = response.into_body();
-        let read = tokio::time::timeout_at(deadline, async {
+        let read = watch(&meter, deadline, async {
             let mut raw: u64 = 0;
             loop {
                 match body.frame().await {
@@ -378,18 +490,18 @@ impl Fetcher {
         .await;
         meta.fetched_at = Timestamp::now();
         let end = match read {
-            Err(_) => {
-                let status = meta.status.unwrap_or_default();
-                let f = failure(
-                    FailureClass::Timeout,
-                    format!("{}: body not complete within {:?} (status {status})", meta.url, cfg.timeout),
-                );
-                return failed(meta, f);
+            Err(stop) => {
+                // Given up mid-body: the bytes read so far are kept, flagged truncated.
+                meter.close_connection();
+                let f = self.stopped(&meta.url, stop, &meter, meta.status);
+                meta.failure = Some(f);
+                meta.truncated = true;
+                BodyEnd::Stopped
             }
             Ok(Err(f)) => return failed(meta, f),
             Ok(Ok(BodyEnd::Complete)) => match decoder.finish() {
                 Ok(()) => {
-                    if let Sender::H1(_) = sender {
+                    if let Sender::H1(..) = sender {
                         self.inner.pool.checkin(key, sender);
                     }
                     BodyEnd::Complete
@@ -401,7 +513,7 @@ impl Fetcher {
         };
         let body = decoder.into_bytes();
         match end {
-            BodyEnd::Complete => {}
+            BodyEnd::Complete | BodyEnd::Stopped => {}
             BodyEnd::Full if !hard_is_limit => meta.truncated = true,
             BodyEnd::Full | BodyEnd::RawOverCap => {
                 meta.truncated = true;

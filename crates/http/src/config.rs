@@ -56,8 +56,11 @@ pub struct FetcherConfig {
     /// How many times a 429 or 503 answer is retried (after waiting as `Retry-After` says).
     /// Default 1.
     pub max_retries_on_429_503: u32,
-    /// Longest wait honoured from a `Retry-After` header; longer values are cut to this. Default
-    /// 30 s.
+    /// Longest `Retry-After` (RFC 9110 section 10.2.3) the fetcher waits for before retrying a
+    /// 429/503. A longer one is not waited for: the fetch ends with class `rate_limited`
+    /// (`FetchMeta::retry_after_secs` holds the value) and the host is rate-limited until the
+    /// delay has passed: its later requests fail at once with `rate_limited`, nothing sent (see
+    /// [`crate::Fetcher::rate_limited`]). Default 60 s.
     #[serde(deserialize_with = "de_duration")]
     pub max_retry_after: Duration,
     /// Wait before retrying a 429/503 that carries no (usable) `Retry-After`. Default 1 s.
@@ -74,6 +77,17 @@ pub struct FetcherConfig {
     /// How long an idle pooled connection is kept for reuse. Default 30 s; zero disables reuse.
     #[serde(deserialize_with = "de_duration")]
     pub pool_idle_timeout: Duration,
+    /// Minimum transfer rate in bytes per second, judged from `slow_transfer_grace` after a hop's
+    /// start over a sliding window of half the grace (bytes read from the connection, response
+    /// head and body alike). A window with some bytes but fewer than `min_transfer_rate` x window
+    /// ends the hop with `slow_transfer`; a window with none ends it with `timeout`. The bytes of
+    /// the body read so far are kept, flagged truncated. Default 1024 (1 KiB/s, as curl's
+    /// `--speed-limit`); 0 turns the rule off (only `timeout` applies).
+    pub min_transfer_rate: u64,
+    /// How long after a hop's start (when politeness lets it start) the minimum transfer rate
+    /// begins to be judged; its half is the window judged. Default 10 s. Zero is treated as 1 ms.
+    #[serde(deserialize_with = "de_duration")]
+    pub slow_transfer_grace: Duration,
 }
 
 impl Default for FetcherConfig {
@@ -90,12 +104,14 @@ impl Default for FetcherConfig {
             max_rate_per_host: 5.0,
             max_body_bytes_hard_cap: 64 * 1024 * 1024,
             max_retries_on_429_503: 1,
-            max_retry_after: Duration::from_secs(30),
+            max_retry_after: Duration::from_secs(60),
             default_backoff: Duration::from_secs(1),
             extra_root_certs_pem: Vec::new(),
             extra_root_certs_der: Vec::new(),
             dns_servers: Vec::new(),
             pool_idle_timeout: Duration::from_secs(30),
+            min_transfer_rate: 1024,
+            slow_transfer_grace: Duration::from_secs(10),
         }
     }
 }
@@ -331,5 +347,10 @@ mod tests {
         assert_eq!(c.max_rate_per_host, 0.5);
         assert_eq!(c.max_concurrent_per_host, 2);
         assert!(c.user_agent.starts_with("wellknown/"));
+        assert_eq!(c.max_retry_after, Duration::from_secs(60));
+        assert_eq!((c.min_transfer_rate, c.slow_transfer_grace), (1024, Duration::from_secs(10)));
+        let c: FetcherConfig =
+            serde_json::from_str(r#"{"min_transfer_rate": 0, "slow_transfer_grace": "300ms"}"#).unwrap();
+        assert_eq!((c.min_transfer_rate, c.slow_transfer_grace), (0, Duration::from_millis(300)));
     }
 }

@@ -3,7 +3,10 @@
 
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -11,7 +14,7 @@ use http_body_util::Empty;
 use hyper::client::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use rustls::pki_types::ServerName;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use wellknown_core::{FailureClass, FetchFailure};
 
@@ -22,21 +25,28 @@ use crate::error::failure;
 /// Request body type: the scanner only sends GET and HEAD.
 pub(crate) type ReqBody = Empty<Bytes>;
 
-/// A ready HTTP connection.
+/// A ready HTTP connection, with what it has read so far.
 pub(crate) enum Sender {
-    H1(http1::SendRequest<ReqBody>),
-    H2(http2::SendRequest<ReqBody>),
+    H1(http1::SendRequest<ReqBody>, Arc<ConnStats>),
+    H2(http2::SendRequest<ReqBody>, Arc<ConnStats>),
 }
 
 impl Sender {
     pub(crate) fn is_h2(&self) -> bool {
-        matches!(self, Sender::H2(_))
+        matches!(self, Sender::H2(..))
     }
 
     pub(crate) fn is_closed(&self) -> bool {
         match self {
-            Sender::H1(s) => s.is_closed(),
-            Sender::H2(s) => s.is_closed(),
+            Sender::H1(s, _) => s.is_closed(),
+            Sender::H2(s, _) => s.is_closed(),
+        }
+    }
+
+    /// The connection's byte count (shared by every request sent on it).
+    pub(crate) fn stats(&self) -> &Arc<ConnStats> {
+        match self {
+            Sender::H1(_, st) | Sender::H2(_, st) => st,
         }
     }
 
@@ -45,15 +55,84 @@ impl Sender {
         req: http::Request<ReqBody>,
     ) -> Result<http::Response<hyper::body::Incoming>, hyper::Error> {
         match self {
-            Sender::H1(s) => {
+            Sender::H1(s, _) => {
                 s.ready().await?;
                 s.send_request(req).await
             }
-            Sender::H2(s) => {
+            Sender::H2(s, _) => {
                 s.ready().await?;
                 s.send_request(req).await
             }
         }
+    }
+}
+
+/// What one connection has read from its socket (TLS records included), counted by [`Counted`]
+/// as the bytes arrive, before hyper parses them: a response head dripped one byte a second counts
+/// one byte a second. For HTTP/1.1 it also holds the handle that stops the connection's task.
+#[derive(Debug, Default)]
+pub(crate) struct ConnStats {
+    received: AtomicU64,
+    task: Mutex<Option<tokio::task::AbortHandle>>,
+}
+
+impl ConnStats {
+    /// Bytes read from the socket since the connection was opened.
+    pub(crate) fn received(&self) -> u64 {
+        self.received.load(Ordering::Relaxed)
+    }
+
+    /// Closes an HTTP/1.1 connection now (its task is stopped and the socket dropped), so a
+    /// request given up on does not keep reading what a slow server still sends. An HTTP/2
+    /// connection is left to its other streams.
+    pub(crate) fn close(&self) {
+        if let Some(task) = self.task.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            task.abort();
+        }
+    }
+}
+
+/// A socket whose reads are counted in its [`ConnStats`].
+pub(crate) struct Counted<T> {
+    io: T,
+    stats: Arc<ConnStats>,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Counted<T> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.io).poll_read(cx, buf);
+        let read = buf.filled().len().saturating_sub(before);
+        if read > 0 {
+            self.stats.received.fetch_add(read as u64, Ordering::Relaxed);
+        }
+        polled
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Counted<T> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
     }
 }
 
@@ -146,7 +225,8 @@ impl Connector {
             }
         };
         let addrs = self.permitted(&ep.host, addrs, &route)?;
-        let tcp = self.tcp(&addrs, dial_port).await?;
+        let stats = Arc::new(ConnStats::default());
+        let tcp = Counted { io: self.tcp(&addrs, dial_port).await?, stats: Arc::clone(&stats) };
         if ep.https {
             let name = match ep.host {
                 url::Host::Domain(d) => ServerName::try_from(d.to_string())
@@ -166,9 +246,9 @@ impl Connector {
                 Ok(Ok(s)) => s,
             };
             let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
-            handshake(tls, h2).await
+            handshake(tls, h2, stats).await
         } else {
-            handshake(tcp, false).await
+            handshake(tcp, false, stats).await
         }
     }
 
@@ -307,7 +387,7 @@ fn presented_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-async fn handshake<T>(io: T, h2: bool) -> Result<Sender, FetchFailure>
+async fn handshake<T>(io: T, h2: bool, stats: Arc<ConnStats>) -> Result<Sender, FetchFailure>
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -321,7 +401,7 @@ where
                 tracing::debug!("HTTP/2 connection ended: {e}");
             }
         });
-        Ok(Sender::H2(sender))
+        Ok(Sender::H2(sender, stats))
     } else {
         let (sender, conn) = http1::Builder::new()
             .allow_obsolete_multiline_headers_in_responses(true)
@@ -329,12 +409,13 @@ where
             .handshake(io)
             .await
             .map_err(|e| failure(FailureClass::Protocol, format!("HTTP/1.1 handshake failed: {e}")))?;
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             if let Err(e) = conn.await {
                 tracing::debug!("HTTP/1.1 connection ended: {e}");
             }
         });
-        Ok(Sender::H1(sender))
+        *stats.task.lock().unwrap_or_else(PoisonError::into_inner) = Some(task.abort_handle());
+        Ok(Sender::H1(sender, stats))
     }
 }
 

@@ -37,6 +37,7 @@ mod error;
 mod politeness;
 mod pool;
 mod retry_after;
+mod transfer_rate;
 
 pub use addr::forbidden_reason;
 pub use client::{ACCEPT_ENCODING, Fetcher};
@@ -44,4 +45,5 @@ pub use config::{DEFAULT_USER_AGENT, FetcherConfig, OverrideHost, ResolveOverrid
 pub use connect_to::{ConnectTo, ConnectToParseError};
 pub use decode::{BodyDecoder, Coding, DecodeError, parse_content_encoding};
 pub use error::{FetcherError, MAX_FAILURE_MESSAGE_CHARS};
+pub use politeness::RateLimit;
 pub use retry_after::parse_retry_after;

@@ -5,12 +5,15 @@
 //! request first takes a permit (held until its body is read), then reserves the next start slot:
 //! `max(now, previous slot + interval, blocked_until)`, where `interval` is the larger of
 //! `1 / max_rate_per_host` and the host's crawl delay. A 429/503 answer pushes `blocked_until`
-//! forward, so every later request to the host waits too, not only the retry.
+//! forward, so every later request to the host waits too, not only the retry. A 429/503 whose
+//! `Retry-After` is longer than the fetcher waits marks the host rate-limited instead
+//! ([`RateLimit`]): its requests are then refused without waiting until the delay has passed.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use jiff::Timestamp;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -30,6 +33,40 @@ struct Schedule {
     blocked_until: Option<Instant>,
     /// Crawl delay set for this host, if any.
     delay: Option<Duration>,
+    /// Set by a `Retry-After` longer than the fetcher waits; ends at the instant.
+    limited: Option<(RateLimit, Instant)>,
+}
+
+/// A host that answered 429 or 503 with a `Retry-After` longer than the fetcher's
+/// `max_retry_after` (RFC 9110 section 10.2.3): until the delay has passed, every request to it
+/// fails at once with class `rate_limited` and nothing is sent. What
+/// [`crate::Fetcher::rate_limited`] answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateLimit {
+    /// The status that asked for the delay: 429 or 503.
+    pub status: u16,
+    /// The delay asked for, in seconds (an HTTP-date counted from when the answer arrived).
+    pub retry_after_secs: u64,
+    /// When that answer arrived (UTC).
+    pub since: Timestamp,
+    /// When the delay ends (UTC): `since` plus the delay, or the latest representable instant.
+    pub until: Timestamp,
+}
+
+impl RateLimit {
+    /// A limit asked for at `since` by `status` with a delay of `retry_after_secs`.
+    pub fn new(status: u16, retry_after_secs: u64, since: Timestamp) -> RateLimit {
+        let until = i64::try_from(retry_after_secs)
+            .ok()
+            .and_then(|s| since.checked_add(jiff::SignedDuration::from_secs(s)).ok())
+            .unwrap_or(Timestamp::MAX);
+        RateLimit { status, retry_after_secs, since, until }
+    }
+
+    /// How long until the delay ends, judged at `now` (zero once it has passed).
+    pub fn remaining(&self, now: Timestamp) -> Duration {
+        Duration::try_from(self.until.duration_since(now)).unwrap_or(Duration::ZERO)
+    }
 }
 
 #[derive(Debug)]
@@ -69,7 +106,12 @@ impl Politeness {
             .or_insert_with(|| {
                 Arc::new(HostState {
                     permits: Arc::new(Semaphore::new(self.max_concurrent)),
-                    schedule: Mutex::new(Schedule { next_start: None, blocked_until: None, delay: None }),
+                    schedule: Mutex::new(Schedule {
+                        next_start: None,
+                        blocked_until: None,
+                        delay: None,
+                        limited: None,
+                    }),
                 })
             })
             .clone()
@@ -114,6 +156,31 @@ impl Politeness {
         s.blocked_until = Some(s.blocked_until.map_or(until, |b| b.max(until)));
     }
 
+    /// Marks `key` rate-limited by `limit` for `wait` from now (a later end already set is kept).
+    pub(crate) fn limit(&self, key: &str, limit: RateLimit, wait: Duration) {
+        let state = self.state(key);
+        let ends = later(Instant::now(), wait);
+        let mut s = state.schedule.lock().unwrap_or_else(PoisonError::into_inner);
+        if s.limited.as_ref().is_none_or(|(_, e)| *e < ends) {
+            s.limited = Some((limit, ends));
+        }
+    }
+
+    /// The rate limit of `key` while it lasts (an ended one is cleared).
+    pub(crate) fn limited(&self, key: &str) -> Option<RateLimit> {
+        let state =
+            self.hosts.lock().unwrap_or_else(PoisonError::into_inner).get(&key.to_ascii_lowercase()).cloned()?;
+        let mut s = state.schedule.lock().unwrap_or_else(PoisonError::into_inner);
+        match &s.limited {
+            Some((limit, ends)) if *ends > Instant::now() => Some(limit.clone()),
+            Some(_) => {
+                s.limited = None;
+                None
+            }
+            None => None,
+        }
+    }
+
     /// Sets (or with `None` clears) the minimum spacing between request starts to `key`.
     pub(crate) fn set_delay(&self, key: &str, delay: Option<Duration>) {
         let state = self.state(key);
@@ -150,6 +217,26 @@ mod tests {
         p.back_off("a.test", Duration::from_secs(10));
         drop(p.acquire("a.test").await);
         assert_eq!(Instant::now() - t0, Duration::from_secs(13));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_rate_limit_lasts_its_delay() {
+        let p = Politeness::new(10, 0.0);
+        assert_eq!(p.limited("a.test"), None);
+        let since: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        let limit = RateLimit::new(429, 3600, since);
+        assert_eq!(limit.until, "2026-01-01T01:00:00Z".parse::<Timestamp>().unwrap());
+        assert_eq!(limit.remaining("2026-01-01T00:59:00Z".parse().unwrap()), Duration::from_secs(60));
+        assert_eq!(limit.remaining("2026-01-02T00:00:00Z".parse().unwrap()), Duration::ZERO);
+        p.limit("a.test", limit.clone(), Duration::from_secs(3600));
+        p.limit("a.test", RateLimit::new(503, 10, since), Duration::from_secs(10));
+        assert_eq!(p.limited("A.test"), Some(limit), "the later end is kept");
+        assert_eq!(p.limited("b.test"), None);
+        tokio::time::sleep(Duration::from_secs(3599)).await;
+        assert!(p.limited("a.test").is_some());
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(p.limited("a.test"), None);
+        assert_eq!(RateLimit::new(429, u64::MAX, since).until, Timestamp::MAX);
     }
 
     #[tokio::test(start_paused = true)]

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -61,8 +61,8 @@ impl Pool {
             if !self.usable(&i, now) {
                 continue;
             }
-            if let Sender::H2(s) = &i.sender {
-                let shared = Sender::H2(s.clone());
+            if let Sender::H2(s, st) = &i.sender {
+                let shared = Sender::H2(s.clone(), Arc::clone(st));
                 list.push(Idle { sender: i.sender, since: now });
                 return Some(shared);
             }

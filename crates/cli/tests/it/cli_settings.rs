@@ -56,6 +56,9 @@ fn out_of_range_flags_are_refused_with_the_flag_and_range() {
     refused(d, &[], &["--timeout", "0.0009"], &["--timeout", timeout]);
     refused(d, &[], &["--connect-timeout", "0"], &["--connect-timeout", timeout]);
     refused(d, &[], &["--connect-timeout", "1e-4"], &["--connect-timeout", timeout]);
+    refused(d, &[], &["--slow-grace", "0"], &["--slow-grace", timeout, "got 0"]);
+    refused(d, &[], &["--min-rate", "-1"], &["--min-rate", "must be a whole number, 0 or more", "got -1"]);
+    refused(d, &[("WELLKNOWN_MIN_RATE", "1.5")], &[], &["environment variable WELLKNOWN_MIN_RATE", "got 1.5"]);
     let rate = "0 (no spacing between requests) or from 0.001 to 1000000 requests per second";
     for bad in ["nan", "-1", "inf", "1e-9", "2000000"] {
         refused(d, &[], &["--rate", bad], &["--rate", rate]);

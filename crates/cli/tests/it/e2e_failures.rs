@@ -132,3 +132,38 @@ fn a_private_target_is_refused_once_and_the_rest_not_attempted() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--min-rate` and `--slow-grace` reach the fetcher: a robots.txt dripped 10 bytes every 0.7 s is
+/// judged at 1 s, recorded `slow_transfer` with the 10 bytes read.
+#[test]
+fn a_trickled_document_is_a_slow_transfer() {
+    use wellknown_tests::{Behaviour, HostileServer};
+    let body = b"User-agent: *\nAllow: /\n".to_vec();
+    let hostile = HostileServer::builder()
+        .route("/robots.txt", Behaviour::DripBody { body, chunk: 10, interval: std::time::Duration::from_millis(700) })
+        .start()
+        .unwrap();
+    let target = format!("http://{}", hostile.addr);
+    let out = wellknown(&[
+        "scan",
+        "--quiet",
+        "--no-store",
+        "--no-verify",
+        "--allow-private",
+        "--probe",
+        "robots",
+        "--min-rate",
+        "1024",
+        "--slow-grace",
+        "1",
+        &target,
+    ]);
+    let records = common::jsonl(&out.stdout);
+    let doc = document(&records, &format!("{target}/robots.txt")).unwrap();
+    assert_eq!(doc["failure"]["class"], "slow_transfer", "{doc}");
+    assert_eq!(
+        (doc["status"].as_u64(), doc["size"].as_u64(), doc["truncated"].as_bool()),
+        (Some(200), Some(10), Some(true))
+    );
+    assert_eq!(hostile.count("/robots.txt"), 1);
+}

@@ -2,6 +2,7 @@
 
 mod common;
 mod failures;
+mod hostile;
 mod no_panic;
 mod politeness;
 mod redirects;

@@ -59,22 +59,23 @@ async fn retries_exhausted_return_the_status_and_later_requests_wait() {
 }
 
 #[tokio::test]
-async fn retry_after_is_capped() {
+async fn retry_after_over_a_configured_cap_is_rate_limited_until_it_passes() {
     let hits = Arc::new(AtomicUsize::new(0));
     let h = hits.clone();
     let addr = http_server(handler(move |_| {
-        if h.fetch_add(1, Ordering::SeqCst) == 0 {
-            resp(429, &[("retry-after", "3600")], "")
-        } else {
-            resp(200, &[], "")
-        }
+        if h.fetch_add(1, Ordering::SeqCst) == 0 { resp(429, &[("retry-after", "1")], "") } else { resp(200, &[], "") }
     }))
     .await;
     let f = fetcher(FetcherConfig { max_retry_after: Duration::from_millis(200), ..test_config() });
-    let started = Instant::now();
     let r = fetch_all(&f, &get(url(addr, "/"))).await;
-    assert_eq!(r.meta.status, Some(200));
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(class(&r), Some("rate_limited"));
+    assert_eq!((r.meta.status, r.meta.retry_after_secs), (Some(429), Some(1)));
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "not retried");
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(f.rate_limited("127.0.0.1"), None, "the delay has passed");
+    let r = fetch_all(&f, &get(url(addr, "/"))).await;
+    assert_eq!((class(&r), r.meta.status), (None, Some(200)));
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test]
