@@ -177,6 +177,10 @@ pub struct ScanArgs {
     /// document answered like a random path is `catch_all`, not found).
     #[arg(long)]
     pub no_catch_all_check: bool,
+    /// Ask again, at the end of the scan once the delay has passed, the documents a server refused
+    /// with a Retry-After longer than the fetcher waits (recorded `rate_limited` first).
+    #[arg(long)]
+    pub retry_rate_limited: bool,
 }
 
 /// A whole number within `range`. Negative numbers reach this parser as values

@@ -84,6 +84,10 @@ pub struct DocumentRecord {
     /// `failure` repeats that class and names the request that failed. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub not_attempted: bool,
+    /// For a `rate_limited` failure: the delay the server asked for in `Retry-After`, in seconds
+    /// (RFC 9110 section 10.2.3). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_secs: Option<u64>,
     /// True when the document's answer matched the origin's answer for a random path (same status,
     /// media type and body, the requested path and host left out): the origin answers every path
     /// alike, so this is no document of the probe's kind, whatever its parser read (a `catch_all`
@@ -351,6 +355,10 @@ pub struct Summary {
     /// `budget` records have the details). Absent when none did.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub budgets: BTreeMap<String, u64>,
+    /// Documents refused as `rate_limited` that `--retry-rate-limited` asked again at the end of
+    /// the scan (each has a second document record).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub documents_retried: usize,
     /// Units at least one budget stopped.
     #[serde(skip_serializing_if = "is_zero")]
     pub units_over_budget: usize,
