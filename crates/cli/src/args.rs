@@ -137,7 +137,8 @@ pub struct ScanArgs {
     /// Verify candidate URLs (the default; overrides an earlier --no-verify or the configuration).
     #[arg(long, overrides_with = "no_verify")]
     pub verify: bool,
-    /// Verification requests per origin at most (later candidates are recorded as `skipped`).
+    /// Verification requests per origin at most (later candidate URLs are counted in a `budget`
+    /// record and the summary's `verifications_skipped`, not verified).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
     pub max_verify: Option<usize>,
     /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring

@@ -472,7 +472,7 @@ pub fn bad_value(source: &str, value: &str, why: impl std::fmt::Display) -> Stri
 
 /// Accepted ranges of the numeric settings (documented in docs/user-guide.md).
 pub mod limits {
-    /// `concurrency`: origins scanned in parallel.
+    /// `concurrency`: units (origins, issuers) scanned in parallel.
     pub const CONCURRENCY: std::ops::RangeInclusive<usize> = 1..=10_000;
     /// `per_host`: requests in flight to one host.
     pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;

@@ -1,7 +1,7 @@
 //! Emission: a unit's documents become `document`, `diagnostic`, `candidate`, `evidence` and
-//! `inventory` records, in document order; follow-ups join the unit's queue; candidate URLs are
-//! offered to the unit's verifier. Runs on the unit's coordinator (one document at a time), so a
-//! unit's records keep a stable order whatever order its requests complete in.
+//! `inventory` records; follow-ups join the unit's queue; candidate URLs are offered to the unit's
+//! verifier. Runs on the unit's coordinator, one document at a time: a document's records stay
+//! together and in document order, documents come in the order their fetches end.
 
 use tokio::sync::mpsc;
 use url::Url;
