@@ -215,8 +215,8 @@ impl Engine {
         if !budgets.is_empty() {
             let mut t = lock(&shared.totals);
             t.units_over_budget += 1;
-            for b in &budgets {
-                *t.budgets.entry(b.budget.to_string()).or_default() += b.skipped;
+            for (name, n) in run.spent.by_name() {
+                *t.budgets.entry(name).or_default() += n;
             }
         }
         for b in budgets {
@@ -461,7 +461,7 @@ impl Engine {
                 None
             };
             if let Some(b) = budget {
-                run.spent.skip(b, 1);
+                run.spent.skip_what(b, "follow_ups", 1);
                 return false;
             }
         }
