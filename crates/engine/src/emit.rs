@@ -196,7 +196,7 @@ impl Engine {
             // A document that names a URL with `user:password@` does not make the scan send them.
             let _ = f.url.set_username("");
             let _ = f.url.set_password(None);
-            run.enqueue_follow_up(f, hop + 1, meta.url.clone());
+            run.enqueue_follow_up(f, hop + 1, meta.url.clone(), (self.config.max_follow_ups_per_origin, shared));
         }
     }
 

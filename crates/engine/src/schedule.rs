@@ -92,7 +92,10 @@ pub(crate) struct UnitRun {
     queue: VecDeque<Queued>,
     /// URLs of follow-ups queued (verification of the same URL waits for the document).
     pub follow_up_urls: HashSet<String>,
-    follow_ups_started: usize,
+    /// Follow-ups queued that were not visits already made: `max_follow_ups_per_origin` counts
+    /// these, when they are queued, so a document declaring a million children queues at most the
+    /// budget's worth.
+    follow_ups_queued: usize,
     pub documents: usize,
     pub candidates: usize,
     /// Candidate sightings (first and further) recorded: `max_candidates_per_unit` counts these.
@@ -125,7 +128,7 @@ impl UnitRun {
             },
             queue: VecDeque::new(),
             follow_up_urls: HashSet::new(),
-            follow_ups_started: 0,
+            follow_ups_queued: 0,
             documents: 0,
             candidates: 0,
             sightings: 0,
@@ -140,8 +143,22 @@ impl UnitRun {
         }
     }
 
-    /// Queues a follow-up a document of this unit asked for.
-    pub fn enqueue_follow_up(&mut self, follow_up: FollowUp, hop: u32, declared_by: Url) {
+    /// Queues a follow-up a document of this unit asked for, unless the unit's follow-up budget
+    /// (`max`) is spent (counted). A visit already made is queued regardless (it costs no request).
+    pub fn enqueue_follow_up(
+        &mut self,
+        follow_up: FollowUp,
+        hop: u32,
+        declared_by: Url,
+        (max, shared): (usize, &Shared),
+    ) {
+        if !shared.visited(&follow_up.probe, &follow_up.url, None) {
+            if self.follow_ups_queued >= max {
+                self.spent.skip(Budget::FollowUps, 1);
+                return;
+            }
+            self.follow_ups_queued += 1;
+        }
         self.follow_up_urls.insert(follow_up.url.to_string());
         self.queue.push_back(Queued::FollowUp { follow_up, hop, declared_by });
     }
@@ -184,7 +201,20 @@ impl Engine {
             UnitTarget::Origin(origin) => {
                 self.queue_origin_probes(&mut run, origin);
                 out_of_time = self.discover(&mut run, deadline, (&cx, shared, out)).await;
-                if !out_of_time && let Some(via) = self.try_vhost(&mut run, origin, (&cx, shared, out)).await {
+                let via = if out_of_time {
+                    None
+                } else {
+                    let tried = self.try_vhost(&mut run, origin, (&cx, shared, out));
+                    match tokio::time::timeout_at(deadline, tried).await {
+                        Ok(via) => via,
+                        Err(_) => {
+                            run.spent.skip_what(Budget::Time, "vhost_tries", 1);
+                            out_of_time = true;
+                            None
+                        }
+                    }
+                };
+                if let Some(via) = via {
                     // The origin answers only as a virtual host: read its documents and verify its
                     // URLs through that route.
                     cx = via;
@@ -452,8 +482,6 @@ impl Engine {
         if hop > 0 && !shared.visited(probe.id(), &first_url, cx.via.as_ref()) {
             let budget = if hop > self.config.max_follow_up_hops {
                 Some(Budget::FollowUpHops)
-            } else if run.follow_ups_started >= self.config.max_follow_ups_per_origin {
-                Some(Budget::FollowUps)
             } else if run.spent.hit(Budget::Candidates) {
                 // What it would declare could not be recorded.
                 Some(Budget::Candidates)
@@ -473,9 +501,6 @@ impl Engine {
                 false
             }
             Visit::First(tx) => {
-                if hop > 0 {
-                    run.follow_ups_started += 1;
-                }
                 let (cx, label) = (cx.clone(), run.label.clone());
                 if first {
                     cx.reach.reserve(&first_url);
