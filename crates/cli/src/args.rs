@@ -137,7 +137,8 @@ pub struct ScanArgs {
     /// Verify candidate URLs (the default; overrides an earlier --no-verify or the configuration).
     #[arg(long, overrides_with = "no_verify")]
     pub verify: bool,
-    /// Verification requests per origin at most (later candidates are recorded as `skipped`).
+    /// Verification requests per origin at most (later candidate URLs are counted in a `budget`
+    /// record and the summary's `verifications_skipped`, not verified).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
     pub max_verify: Option<usize>,
     /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring
@@ -177,6 +178,10 @@ pub struct ScanArgs {
     /// document answered like a random path is `catch_all`, not found).
     #[arg(long)]
     pub no_catch_all_check: bool,
+    /// Ask again, at the end of the scan once the delay has passed, the documents a server refused
+    /// with a Retry-After longer than the fetcher waits (recorded `rate_limited` first).
+    #[arg(long)]
+    pub retry_rate_limited: bool,
 }
 
 /// A whole number within `range`. Negative numbers reach this parser as values

@@ -109,6 +109,8 @@ pub struct Settings {
     /// Compare 2xx documents with the origin's answer for a random path (default true;
     /// `--no-catch-all-check`).
     pub catch_all_check: bool,
+    /// Ask `rate_limited` documents again at the end of the scan (default false).
+    pub retry_rate_limited: bool,
 }
 
 impl Default for Settings {
@@ -147,6 +149,7 @@ impl Default for Settings {
             max_revealed: 1_000,
             max_vhost_tries: 20,
             catch_all_check: true,
+            retry_rate_limited: false,
         }
     }
 }
@@ -220,6 +223,8 @@ struct Overrides {
     max_vhost_tries: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     catch_all_check: Option<bool>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    retry_rate_limited: bool,
 }
 
 /// Merges defaults, the configuration file, the environment and the flags.
@@ -322,6 +327,7 @@ fn overrides(args: &ScanArgs) -> Overrides {
         max_revealed: args.max_revealed,
         max_vhost_tries: args.max_vhost_tries,
         catch_all_check: args.no_catch_all_check.then_some(false),
+        retry_rate_limited: args.retry_rate_limited,
     }
 }
 
@@ -466,7 +472,7 @@ pub fn bad_value(source: &str, value: &str, why: impl std::fmt::Display) -> Stri
 
 /// Accepted ranges of the numeric settings (documented in docs/user-guide.md).
 pub mod limits {
-    /// `concurrency`: origins scanned in parallel.
+    /// `concurrency`: units (origins, issuers) scanned in parallel.
     pub const CONCURRENCY: std::ops::RangeInclusive<usize> = 1..=10_000;
     /// `per_host`: requests in flight to one host.
     pub const PER_HOST: std::ops::RangeInclusive<usize> = 1..=100;

@@ -22,6 +22,7 @@ pub mod commands;
 pub mod config;
 pub mod plan;
 pub mod plugins_linked;
+pub mod progress;
 pub mod robots_gate;
 pub mod store_sink;
 pub mod transport;

@@ -126,6 +126,7 @@ impl StoredPlan {
             max_revealed_per_unit: settings.max_revealed,
             max_vhost_tries_per_origin: settings.max_vhost_tries,
             catch_all_check: settings.catch_all_check,
+            retry_rate_limited: settings.retry_rate_limited,
             ..ScanConfig::default()
         })
     }

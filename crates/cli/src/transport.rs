@@ -1,6 +1,7 @@
 //! Adapts `wellknown-http`'s fetcher to the engine's [`Transport`].
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -10,6 +11,7 @@ use wellknown_engine::Transport;
 use wellknown_http::{Fetcher, FetcherConfig};
 
 use crate::config::Settings;
+use crate::progress::NetStats;
 
 /// How long an idle connection is kept for reuse (see [`HttpTransport::from_settings`]).
 pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -17,6 +19,7 @@ pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(2);
 /// The production transport: one [`Fetcher`] for the whole scan.
 pub struct HttpTransport {
     fetcher: Fetcher,
+    stats: Arc<NetStats>,
 }
 
 impl HttpTransport {
@@ -52,7 +55,21 @@ impl HttpTransport {
         // fetcher's default 30 s would hold thousands of finished hosts' connections in memory.
         cfg.pool_idle_timeout = POOL_IDLE_TIMEOUT;
         let fetcher = Fetcher::new(cfg).map_err(|e| e.to_string())?;
-        Ok(HttpTransport { fetcher })
+        Ok(HttpTransport { fetcher, stats: Arc::default() })
+    }
+}
+
+impl HttpTransport {
+    /// Requests in flight and bytes received so far (for the progress line).
+    pub fn stats(&self) -> Arc<NetStats> {
+        Arc::clone(&self.stats)
+    }
+
+    async fn counted(&self, fetch: impl std::future::Future<Output = FetchResult>) -> FetchResult {
+        self.stats.start();
+        let result = fetch.await;
+        self.stats.end(result.meta.size);
+        result
     }
 }
 
@@ -67,7 +84,7 @@ impl Transport for HttpTransport {
         request: &FetchRequest,
         in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
     ) -> FetchResult {
-        self.fetcher.fetch(request, in_scope).await
+        self.counted(self.fetcher.fetch(request, in_scope)).await
     }
 
     async fn fetch_vhost(
@@ -76,7 +93,7 @@ impl Transport for HttpTransport {
         in_scope: &(dyn for<'u> Fn(&'u Url) -> bool + Send + Sync),
         address: IpAddr,
     ) -> FetchResult {
-        self.fetcher.fetch_vhost(request, in_scope, address).await
+        self.counted(self.fetcher.fetch_vhost(request, in_scope, address)).await
     }
 
     /// The addresses the fetcher would dial for `host:port`: a `--connect-to` entry first (its host
@@ -109,5 +126,9 @@ impl Transport for HttpTransport {
 
     fn set_host_delay(&self, host: &str, delay: Duration) {
         self.fetcher.set_host_delay(host, delay);
+    }
+
+    fn rate_limited_for(&self, host: &str) -> Option<Duration> {
+        self.fetcher.rate_limited(host).map(|l| l.remaining(wellknown_core::Timestamp::now()))
     }
 }

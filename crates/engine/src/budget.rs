@@ -88,45 +88,57 @@ impl Budget {
     }
 }
 
-/// What budgets left undone in one unit.
+/// What budgets left undone in one unit, by budget and what was left (a budget may stop two
+/// kinds of work: the candidate budget stops candidates and the follow-ups that would declare more).
 #[derive(Debug, Default)]
 pub(crate) struct Spent {
-    skipped: BTreeMap<Budget, u64>,
+    skipped: BTreeMap<(Budget, &'static str), u64>,
 }
 
 impl Spent {
-    /// `n` more left undone by `budget`.
+    /// `n` more of what `budget` stops ([`Budget::skipped_what`]) left undone.
     pub fn skip(&mut self, budget: Budget, n: u64) {
+        self.skip_what(budget, budget.skipped_what(), n);
+    }
+
+    /// `n` more `what` left undone by `budget`.
+    pub fn skip_what(&mut self, budget: Budget, what: &'static str, n: u64) {
         if n > 0 {
-            *self.skipped.entry(budget).or_default() += n;
+            *self.skipped.entry((budget, what)).or_default() += n;
         }
     }
 
     /// True when `budget` stopped something.
     pub fn hit(&self, budget: Budget) -> bool {
-        self.skipped.contains_key(&budget)
+        self.skipped.keys().any(|(b, _)| *b == budget)
     }
 
-    /// The unit's `budget` records, in a fixed order.
+    /// The unit's `budget` records, in a fixed order: one per budget and what it left undone.
     pub fn records(&self, unit: UnitKind, label: &str, config: &ScanConfig) -> Vec<BudgetRecord> {
         self.skipped
             .iter()
-            .map(|(&b, &n)| BudgetRecord {
+            .map(|(&(b, what), &n)| BudgetRecord {
                 origin: label.to_string(),
                 unit,
                 budget: b.name(),
                 limit: b.limit(config),
-                skipped_what: b.skipped_what(),
+                skipped_what: what,
                 skipped: n,
                 flag: b.flag(),
             })
             .collect()
     }
 
-    /// By name, for the `origin` record.
+    /// By name, for the `origin` record and the summary: the budget's name, or `name/what` for
+    /// work other than its own (`candidates_per_origin/follow_ups`).
     pub fn by_name(&self) -> BTreeMap<String, u64> {
-        self.skipped.iter().map(|(b, n)| (b.name().to_string(), *n)).collect()
+        self.skipped.iter().map(|(&(b, what), n)| (key(b, what), *n)).collect()
     }
+}
+
+/// The summary key of (budget, what): see [`Spent::by_name`].
+pub(crate) fn key(b: Budget, what: &str) -> String {
+    if what == b.skipped_what() { b.name().to_string() } else { format!("{}/{what}", b.name()) }
 }
 
 /// The words on standard error for one budget record: `https://a.example: follow_ups_per_origin

@@ -44,6 +44,9 @@ pub struct ScanConfig {
     /// `/` and `/.well-known/` (two calibration requests), so a server answering every path alike
     /// is reported `catch_all` rather than found (`--no-catch-all-check` turns it off).
     pub catch_all_check: bool,
+    /// `--retry-rate-limited`: documents refused as `rate_limited` (a `Retry-After` longer than the
+    /// fetcher waits) are asked again at the end of the scan, once their host's delay has passed.
+    pub retry_rate_limited: bool,
     /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ... ).
     /// Default 8: enough for six nested sitemap index levels behind a robots.txt.
     pub max_follow_up_hops: u32,
@@ -83,6 +86,7 @@ impl std::fmt::Debug for ScanConfig {
             .field("max_revealed_per_unit", &self.max_revealed_per_unit)
             .field("max_vhost_tries_per_origin", &self.max_vhost_tries_per_origin)
             .field("catch_all_check", &self.catch_all_check)
+            .field("retry_rate_limited", &self.retry_rate_limited)
             .field("max_follow_up_hops", &self.max_follow_up_hops)
             .field("max_follow_ups_per_origin", &self.max_follow_ups_per_origin)
             .field("all_registered", &self.all_registered)
@@ -113,6 +117,7 @@ impl Default for ScanConfig {
             max_revealed_per_unit: 1_000,
             max_vhost_tries_per_origin: 20,
             catch_all_check: true,
+            retry_rate_limited: false,
             max_follow_up_hops: 8,
             max_follow_ups_per_origin: 10_000,
             all_registered: false,

@@ -1,7 +1,7 @@
 //! Emission: a unit's documents become `document`, `diagnostic`, `candidate`, `evidence` and
-//! `inventory` records, in document order; follow-ups join the unit's queue; candidate URLs are
-//! offered to the unit's verifier. Runs on the unit's coordinator (one document at a time), so a
-//! unit's records keep a stable order whatever order its requests complete in.
+//! `inventory` records; follow-ups join the unit's queue; candidate URLs are offered to the unit's
+//! verifier. Runs on the unit's coordinator, one document at a time: a document's records stay
+//! together and in document order, documents come in the order their fetches end.
 
 use tokio::sync::mpsc;
 use url::Url;
@@ -37,6 +37,7 @@ impl Engine {
     ) {
         let (doc, candidates) = prepared.into_parts();
         run.documents += 1;
+        self.progress.document();
         let meta = &doc.meta;
         // Answered without a request: its origin was found unreachable earlier in this unit.
         let not_attempted = meta.failure.is_some() && cx.reach.take_skipped(meta.requested_url.as_str());
@@ -78,6 +79,7 @@ impl Engine {
             facts,
             via: cx.via.as_ref().map(|v| v.address.to_string()),
             not_attempted,
+            retry_after_secs: meta.retry_after_secs,
             catch_all,
         };
         {
@@ -330,7 +332,7 @@ pub(crate) fn fetch_failed(meta: &wellknown_core::FetchMeta) -> bool {
 /// status arrived.
 pub(crate) fn incomplete(class: wellknown_core::FailureClass) -> bool {
     use wellknown_core::FailureClass as F;
-    matches!(class, F::Timeout | F::Protocol) || matches!(class.as_str(), "slow_transfer" | "rate_limited")
+    matches!(class, F::Timeout | F::Protocol | F::SlowTransfer | F::RateLimited)
 }
 
 /// Relation of the target of a redirect the scan did not follow: out of scope, or not an http(s)

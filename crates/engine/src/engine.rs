@@ -13,6 +13,7 @@ use wellknown_core::{Origin, WellKnownProbe, probes};
 use crate::config::ScanConfig;
 use crate::context::{Net, ScanContext, Via};
 use crate::frontier::Known;
+use crate::progress::Progress;
 use crate::record::{OriginRecord, Record, Summary};
 use crate::shared::{Shared, lock};
 use crate::transport::{Clock, Transport};
@@ -30,6 +31,7 @@ pub struct Engine {
     pub(crate) net: Arc<Net>,
     pub(crate) config: ScanConfig,
     pub(crate) probes: Vec<&'static dyn WellKnownProbe>,
+    pub(crate) progress: Arc<Progress>,
 }
 
 /// What a finished scan reports.
@@ -77,12 +79,17 @@ impl Engine {
             gate: config.obey_robots.clone(),
             robots: crate::robots::RobotsCache::default(),
         });
-        Ok(Engine { net, config, probes: selected })
+        Ok(Engine { net, config, probes: selected, progress: Arc::default() })
     }
 
     /// The probes this engine runs, in registration order.
     pub fn probes(&self) -> &[&'static dyn WellKnownProbe] {
         &self.probes
+    }
+
+    /// The scan's progress so far, for a display that samples it ([`Progress::snapshot`]).
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
     }
 
     /// The configuration.
@@ -130,6 +137,7 @@ impl Engine {
                     if unit.depth == 0 && unit.kind() == UnitKind::Origin {
                         targets += 1;
                     }
+                    self.progress.known(1, false);
                     f.push(unit);
                 }
             }
@@ -192,6 +200,9 @@ impl Engine {
                 }
             }
         }
+        if !interrupted && self.config.retry_rate_limited {
+            interrupted = self.retry_rate_limited(&shared, &out, &mut stop).await;
+        }
         if interrupted {
             // Abandon the units in flight; once they are gone nothing else is sent before the summary
             // but the verification verdicts they had reached (complete records, worth keeping).
@@ -207,6 +218,53 @@ impl Engine {
         summary.interrupted = interrupted;
         let _ = out.send(Record::Summary(summary.clone())).await;
         ScanOutcome { summary, unreachable }
+    }
+
+    /// `--retry-rate-limited`: once the longest `Retry-After` of the documents refused as
+    /// `rate_limited` has passed, asks them again, one retry unit per unit that met them,
+    /// `concurrency` at a time. Returns true when `stop` came first.
+    async fn retry_rate_limited(
+        self: &Arc<Self>,
+        shared: &Arc<Shared>,
+        out: &mpsc::Sender<Record>,
+        stop: &mut std::pin::Pin<&mut (impl Future<Output = ()> + Send)>,
+    ) -> bool {
+        let retries = std::mem::take(&mut *lock(&shared.retries));
+        if retries.is_empty() {
+            return false;
+        }
+        let wait = retries.iter().filter_map(|r| self.net.transport.rate_limited_for(&r.host)).max();
+        if let Some(wait) = wait {
+            tracing::info!(?wait, documents = retries.len(), "waiting for Retry-After before asking again");
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = stop.as_mut() => return true,
+            }
+        }
+        let mut by_unit: Vec<(String, Vec<crate::schedule::Retry>)> = Vec::new();
+        for r in retries {
+            let label = r.unit.label();
+            match by_unit.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, v)) => v.push(r),
+                None => by_unit.push((label, vec![r])),
+            }
+        }
+        let mut tasks = JoinSet::new();
+        let mut groups = by_unit.into_iter();
+        loop {
+            while tasks.len() < self.config.concurrency.max(1) {
+                let Some((_, group)) = groups.next() else { break };
+                let (engine, shared, out) = (Arc::clone(self), Arc::clone(shared), out.clone());
+                tasks.spawn(async move { engine.scan_retry(group, &shared, &out).await });
+            }
+            tokio::select! {
+                done = tasks.join_next() => if done.is_none() { return false },
+                () = stop.as_mut() => {
+                    tasks.shutdown().await;
+                    return true;
+                }
+            }
+        }
     }
 
     pub(crate) fn context(&self, via: Option<Via>) -> ScanContext {

@@ -145,6 +145,7 @@ impl Engine {
             };
             let _ = out.send(Record::Inventory(rec)).await;
             if action == "queued" {
+                self.progress.known(1, true);
                 shared.wake.notify_one();
             }
         }

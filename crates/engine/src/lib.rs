@@ -33,6 +33,7 @@ mod emit;
 mod engine;
 mod feedback;
 mod frontier;
+mod progress;
 mod reach;
 mod record;
 pub mod registered;
@@ -48,6 +49,7 @@ mod vhost;
 pub use budget::describe as describe_budget;
 pub use config::ScanConfig;
 pub use engine::{CATCH_ALL_CODE, CATCH_ALL_FLAG, Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
+pub use progress::{Progress, ProgressSnapshot};
 pub use record::{
     BudgetRecord, CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord,
     Record, Summary, VerificationRecord, VhostRecord, recognised,

@@ -94,7 +94,7 @@ pub(crate) fn origin_wide(class: FailureClass) -> bool {
 
 /// True for the failure classes of a slow answer: nothing within the timeout, or a trickle.
 fn slow(class: FailureClass) -> bool {
-    matches!(class.as_str(), "timeout" | "slow_transfer")
+    matches!(class, FailureClass::Timeout | FailureClass::SlowTransfer)
 }
 
 /// The origin requests are grouped by (scheme, host, port, default ports equal to none).

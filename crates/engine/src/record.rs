@@ -84,6 +84,10 @@ pub struct DocumentRecord {
     /// `failure` repeats that class and names the request that failed. Absent when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub not_attempted: bool,
+    /// For a `rate_limited` failure: the delay the server asked for in `Retry-After`, in seconds
+    /// (RFC 9110 section 10.2.3). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_secs: Option<u64>,
     /// True when the document's answer matched the origin's answer for a random path (same status,
     /// media type and body, the requested path and host left out): the origin answers every path
     /// alike, so this is no document of the probe's kind, whatever its parser read (a `catch_all`
@@ -196,8 +200,9 @@ pub struct InventoryRecord {
     pub candidate_value: String,
     /// Whether it is in the scan scope.
     pub in_scope: bool,
-    /// `queued` (scanned in this run), `beyond_depth` (in scope, deeper than `--depth`) or
-    /// `out_of_scope` (recorded, never requested).
+    /// `queued` (scanned in this run), `beyond_depth` (in scope, deeper than `--depth`),
+    /// `over_budget` (in scope, but its revealer's `--max-revealed-per-document` or `--max-revealed`
+    /// was spent: recorded, not scanned) or `out_of_scope` (recorded, never requested).
     pub action: &'static str,
 }
 
@@ -303,13 +308,15 @@ pub struct Summary {
     /// Documents their probe recognised as a document of its kind (see [`recognised`]): what a
     /// scan "found". A 2xx HTML page where data was expected (soft 404, SPA shell) is not one.
     pub documents_recognised: usize,
-    /// Documents for which no HTTP response was received (DNS, connect, TLS, timeout, scope or
-    /// private-address refusal, ...): the fetch failures, apart from the diagnostics' `errors`.
-    /// A redirect out of scope or into a refused private address is not one (see
-    /// `redirected_out_of_scope`, `redirected_to_private`).
+    /// Documents without a usable answer: no HTTP response (DNS, connect, TLS, timeout, scope or
+    /// private-address refusal, ...), or a response left incomplete (`timeout`, `slow_transfer`,
+    /// `protocol`, `rate_limited`): the fetch failures, apart from the diagnostics' `errors`. A
+    /// redirect out of scope or into a refused private address is not one (see
+    /// `redirected_out_of_scope`, `redirected_to_private`); nor is a body cut at the scan's own cap.
     pub fetch_failures: usize,
     /// Documents of `fetch_failures` that were not requested: their unit had already found their
-    /// origin unreachable at the connection level (their records say `"not_attempted": true`).
+    /// origin unreachable at the connection level, or too slow twice (their records say
+    /// `"not_attempted": true`).
     pub documents_not_attempted: usize,
     /// Documents whose server answered with a redirect to a URL outside the scope: not followed
     /// (failure class `out_of_scope` on the document), the target recorded as a `url` candidate
@@ -332,25 +339,29 @@ pub struct Summary {
     pub verifications: usize,
     /// Verification requests sent (HEAD, and GET fallbacks).
     pub verification_requests: usize,
-    /// Candidate URLs not verified because a unit's `--max-verify` budget was spent.
+    /// Candidate URLs not verified because a unit's `--max-verify` budget, or its time budget, was
+    /// spent.
     pub verifications_skipped: usize,
-    /// `fetch_failures` plus the documents whose response began but did not complete (a timed-out,
-    /// trickled or cut body: `timeout`, `slow_transfer`, `protocol`...), by failure class. Every
-    /// document without a usable answer is counted here once.
+    /// `fetch_failures` by failure class (the counts add up to `fetch_failures`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub failures_by_class: BTreeMap<String, usize>,
     /// Documents whose answer matched their origin's answer for a random path (`catch_all`): not
     /// counted as recognised, whatever their parser read.
     #[serde(skip_serializing_if = "is_zero")]
     pub documents_catch_all: usize,
-    /// Calibration requests sent (a random path under `/` and under `/.well-known/` per origin
-    /// that answered 2xx, and one per revealing origin of a virtual-host try).
+    /// Calibration requests sent: a random path under `/` and under `/.well-known/` per origin
+    /// that answered 2xx, and a virtual-host baseline (a random name) once per address, scheme,
+    /// port and parent domain.
     #[serde(skip_serializing_if = "is_zero")]
     pub calibration_requests: usize,
     /// Budgets that stopped work, by name, each with the total left undone over all units (the
     /// `budget` records have the details). Absent when none did.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub budgets: BTreeMap<String, u64>,
+    /// Documents refused as `rate_limited` that `--retry-rate-limited` asked again at the end of
+    /// the scan (each has a second document record).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub documents_retried: usize,
     /// Units at least one budget stopped.
     #[serde(skip_serializing_if = "is_zero")]
     pub units_over_budget: usize,

@@ -45,12 +45,25 @@ enum Queued {
     FollowUp { follow_up: FollowUp, hop: u32, declared_by: Url },
     /// `--all-registered`: every IANA suffix of the origin.
     Registered(Origin),
+    /// A document refused as `rate_limited`, asked again (`--retry-rate-limited`): no visit check.
+    Retry(Retry),
+}
+
+/// A probe's fetch to repeat once its host's `Retry-After` has passed.
+#[derive(Clone)]
+pub(crate) struct Retry {
+    pub unit: Unit,
+    probe: &'static dyn WellKnownProbe,
+    target: Target,
+    hop: u32,
+    /// The host whose limit it waits for.
+    pub host: String,
 }
 
 /// What a job came to.
 enum Done {
-    /// Documents fetched and interpreted.
-    Documents { hop: u32, docs: Vec<Prepared>, first: bool },
+    /// Documents fetched and interpreted, with what fetched them (to ask again).
+    Documents { hop: u32, docs: Vec<Prepared>, first: bool, again: Option<(&'static dyn WellKnownProbe, Target)> },
     /// A visit another unit made, and its outcome (None: abandoned).
     Elsewhere(Option<VisitOutcome>),
     /// The origin's calibration (None: not available) and the requests this unit sent for it.
@@ -69,6 +82,7 @@ enum Cal {
 
 /// Per-unit bookkeeping.
 pub(crate) struct UnitRun {
+    unit: Unit,
     pub label: String,
     pub kind: UnitKind,
     pub depth: u32,
@@ -100,6 +114,7 @@ pub(crate) struct UnitRun {
 impl UnitRun {
     fn new(unit: &Unit) -> UnitRun {
         UnitRun {
+            unit: unit.clone(),
             label: unit.label(),
             kind: unit.kind(),
             depth: unit.depth,
@@ -162,6 +177,7 @@ impl Engine {
     pub(crate) async fn scan_unit(&self, unit: Unit, shared: &Arc<Shared>, out: &mpsc::Sender<Record>) -> OriginRecord {
         let deadline = crate::engine::deadline(self.config.unit_budget);
         let mut run = UnitRun::new(&unit);
+        self.progress.started(&run.label);
         let mut cx = self.context(None);
         let mut out_of_time;
         match &unit.target {
@@ -189,12 +205,18 @@ impl Engine {
             self.finish_verification(&mut run, deadline, (&cx, shared, out)).await;
         }
         run.verifier.forget(shared);
+        self.close_unit(run, shared, out).await
+    }
+
+    /// The unit's `budget` records, then its `origin` record (last).
+    async fn close_unit(&self, run: UnitRun, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
+        self.progress.finished(&run.label);
         let budgets = run.spent.records(run.kind, &run.label, &self.config);
         if !budgets.is_empty() {
             let mut t = lock(&shared.totals);
             t.units_over_budget += 1;
-            for b in &budgets {
-                *t.budgets.entry(b.budget.to_string()).or_default() += b.skipped;
+            for (name, n) in run.spent.by_name() {
+                *t.budgets.entry(name).or_default() += n;
             }
         }
         for b in budgets {
@@ -215,6 +237,26 @@ impl Engine {
         };
         let _ = out.send(Record::Origin(rec.clone())).await;
         rec
+    }
+
+    /// Asks again the fetches of one unit that met `rate_limited` (`--retry-rate-limited`), as a
+    /// unit of their own: documents, verification, `origin` record.
+    pub(crate) async fn scan_retry(&self, retries: Vec<Retry>, shared: &Arc<Shared>, out: &mpsc::Sender<Record>) {
+        let Some(first) = retries.first() else { return };
+        let deadline = crate::engine::deadline(self.config.unit_budget);
+        let mut run = UnitRun::new(&first.unit.clone());
+        self.progress.known(1, false);
+        self.progress.started(&run.label);
+        let cx = self.context(None);
+        lock(&shared.totals).documents_retried += retries.len();
+        for r in retries {
+            run.queue.push_back(Queued::Retry(r));
+        }
+        if !self.discover(&mut run, deadline, (&cx, shared, out)).await {
+            self.finish_verification(&mut run, deadline, (&cx, shared, out)).await;
+        }
+        run.verifier.forget(shared);
+        self.close_unit(run, shared, out).await;
     }
 
     /// Queues every origin probe of `origin` (and `--all-registered`).
@@ -252,7 +294,7 @@ impl Engine {
                     OriginOrder::Concurrent => obey,
                 },
                 Queued::Registered(_) => obey,
-                Queued::FollowUp { .. } => false,
+                Queued::FollowUp { .. } | Queued::Retry(_) => false,
             };
             if waits {
                 after_first.push(q);
@@ -309,9 +351,14 @@ impl Engine {
                         self.emit_judged(run, docs, hop, &cal, io).await;
                     }
                 }
-                Event::Job(Some(Ok(Done::Documents { hop, docs, first }))) => {
+                Event::Job(Some(Ok(Done::Documents { hop, docs, first, again }))) => {
                     if first {
                         firsts = firsts.saturating_sub(1);
+                    }
+                    if self.config.retry_rate_limited
+                        && let Some((probe, target)) = again
+                    {
+                        remember_rate_limited(run, &docs, probe, target, hop, shared);
                     }
                     let needs = run.origin.as_ref().is_some_and(|o| docs.iter().any(|d| judged(o, &d.doc.meta)));
                     match (&cal, needs) {
@@ -373,11 +420,19 @@ impl Engine {
     ) -> bool {
         let (probe, target, hop, first, fallback) = match q {
             Queued::Probe { probe, target, first } => (probe, target, 0, first, None),
+            Queued::Retry(r) => {
+                let cx = cx.clone();
+                jobs.spawn(async move {
+                    let docs = prepare(r.probe.run(&r.target, &cx as &dyn ProbeContext).await);
+                    Done::Documents { hop: r.hop, docs, first: false, again: None }
+                });
+                return false;
+            }
             Queued::Registered(origin) => {
                 let (probes, cx) = (self.probes.clone(), cx.clone());
                 jobs.spawn(async move {
                     let docs = prepare(crate::registered::inventory(&origin, &probes, &cx).await);
-                    Done::Documents { hop: 0, docs, first: false }
+                    Done::Documents { hop: 0, docs, first: false, again: None }
                 });
                 return false;
             }
@@ -406,7 +461,7 @@ impl Engine {
                 None
             };
             if let Some(b) = budget {
-                run.spent.skip(b, 1);
+                run.spent.skip_what(b, "follow_ups", 1);
                 return false;
             }
         }
@@ -431,7 +486,7 @@ impl Engine {
                         cx.reach.release(&first_url);
                     }
                     let _ = tx.send(Some(VisitOutcome::of(&label, docs.iter().map(|d| &d.doc.meta))));
-                    Done::Documents { hop, docs, first }
+                    Done::Documents { hop, docs, first, again: Some((probe, target)) }
                 });
                 first
             }
@@ -481,6 +536,25 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+/// Keeps a fetch whose documents met `rate_limited` for `--retry-rate-limited`.
+fn remember_rate_limited(
+    run: &UnitRun,
+    docs: &[Prepared],
+    probe: &'static dyn WellKnownProbe,
+    target: Target,
+    hop: u32,
+    shared: &Shared,
+) {
+    let limited = docs.iter().find_map(|d| {
+        let meta = &d.doc.meta;
+        let hit = meta.failure.as_ref().is_some_and(|f| f.class == wellknown_core::FailureClass::RateLimited);
+        hit.then(|| meta.url.host_str().unwrap_or_default().to_string())
+    });
+    if let Some(host) = limited {
+        lock(&shared.retries).push(Retry { unit: run.unit.clone(), probe, target, hop, host });
     }
 }
 

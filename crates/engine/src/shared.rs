@@ -92,6 +92,8 @@ pub(crate) struct Shared {
     calibrations: Mutex<HashMap<String, CalibrationCell>>,
     /// Virtual-host baselines by address and random name (`vhost.rs`).
     baselines: Mutex<HashMap<String, BaselineCell>>,
+    /// Documents refused as `rate_limited`, to ask again (`--retry-rate-limited`).
+    pub retries: Mutex<Vec<crate::schedule::Retry>>,
     /// Virtual-host tries made per revealing origin (`max_vhost_tries_per_origin`).
     pub vhost_tries: Mutex<HashMap<String, usize>>,
 }

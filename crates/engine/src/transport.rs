@@ -47,6 +47,14 @@ pub trait Transport: Send + Sync {
         })
     }
 
+    /// How long `host` (a URL host, as in [`Transport::set_host_delay`]) stays rate-limited: the
+    /// rest of a `Retry-After` the transport would not wait for (`rate_limited`), or None when it
+    /// may be asked now. Default: None.
+    fn rate_limited_for(&self, host: &str) -> Option<Duration> {
+        let _ = host;
+        None
+    }
+
     /// Sets the minimum spacing between request starts to `host` (a robots.txt `Crawl-delay` the
     /// scan honours with `--obey-robots`). `Duration::ZERO` clears it. Default: ignored.
     fn set_host_delay(&self, host: &str, delay: Duration) {

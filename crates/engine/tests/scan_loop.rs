@@ -53,6 +53,8 @@ inventory::submit! { ProbeRegistration::new(&LinksProbe) }
 struct FakeNet {
     pages: HashMap<String, String>,
     requested: Mutex<Vec<String>>,
+    /// URLs answered `429` + `rate_limited` (Retry-After 3600) the first time they are asked.
+    limited_once: Mutex<Vec<String>>,
 }
 
 #[async_trait]
@@ -65,6 +67,18 @@ impl Transport for FakeNet {
         assert!(in_scope(&req.url), "engine handed an out-of-scope URL to the transport: {}", req.url);
         self.requested.lock().unwrap().push(req.url.to_string());
         let mut meta = FetchMeta::synthetic(req.url.clone(), Some("text/plain"), clock_now());
+        let mut limited = self.limited_once.lock().unwrap();
+        if let Some(i) = limited.iter().position(|u| u == req.url.as_str()) {
+            limited.remove(i);
+            meta.status = Some(429);
+            meta.retry_after_secs = Some(3600);
+            meta.failure = Some(wellknown_core::FetchFailure {
+                class: wellknown_core::FailureClass::RateLimited,
+                message: "Retry-After 3600 s".into(),
+            });
+            return FetchResult { meta, body: Vec::new() };
+        }
+        drop(limited);
         match self.pages.get(req.url.as_str()) {
             Some(body) => FetchResult { meta, body: body.clone().into_bytes() },
             None => {
@@ -190,6 +204,52 @@ async fn hop_limit_stops_following() {
     let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
     assert_eq!(s.budgets.get("follow_up_hops"), Some(&1));
     assert_eq!(s.units_over_budget, 1);
+}
+
+#[tokio::test]
+async fn rate_limited_documents_are_recorded_then_asked_again_at_the_end_with_retry_rate_limited() {
+    let net = net_with_limit();
+    let targets = [Origin::parse_target("a.example").unwrap()];
+    let config = ScanConfig {
+        scope: Scope::for_targets(&targets),
+        verify: false,
+        depth: 0,
+        catch_all_check: false,
+        retry_rate_limited: true,
+        ..ScanConfig::default()
+    };
+    let records = run(Arc::clone(&net), &["a.example"], config).await;
+    let one: Vec<_> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Document(d) if d.requested_url == "https://a.example/one" => {
+                Some((d.status, d.failure.as_ref().map(|f| f.class.as_str()), d.retry_after_secs))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(one, [(Some(429), Some("rate_limited"), Some(3600)), (Some(200), None, None)]);
+    // Asked again as a unit of its own, after the first unit's `origin` record.
+    let origins = records.iter().filter(|r| matches!(r, Record::Origin(o) if o.origin == "https://a.example")).count();
+    assert_eq!(origins, 2);
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!((s.documents_retried, s.failures_by_class.get("rate_limited")), (1, Some(&1)));
+    let asked = net.requested.lock().unwrap().iter().filter(|u| *u == "https://a.example/one").count();
+    assert_eq!(asked, 2);
+
+    // Without the flag: recorded once, never asked again.
+    let net = net_with_limit();
+    let config = ScanConfig { scope: Scope::for_targets(&targets), verify: false, depth: 0, ..ScanConfig::default() };
+    let records = run(Arc::clone(&net), &["a.example"], config).await;
+    let Some(Record::Summary(s)) = records.last() else { panic!("summary last") };
+    assert_eq!(s.documents_retried, 0);
+    assert_eq!(net.requested.lock().unwrap().iter().filter(|u| *u == "https://a.example/one").count(), 1);
+}
+
+fn net_with_limit() -> Arc<FakeNet> {
+    let net = net();
+    net.limited_once.lock().unwrap().push("https://a.example/one".into());
+    net
 }
 
 #[tokio::test]

@@ -40,6 +40,7 @@ fn doc(url: &str, probe: &str, status: Option<u16>, at: &str) -> Record {
         facts: serde_json::Map::new(),
         via: None,
         not_attempted: false,
+        retry_after_secs: None,
         catch_all: false,
     })
 }

@@ -1,10 +1,9 @@
 //! `wellknown scan TARGET...`: the main job.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::sync::mpsc;
 use url::Url;
 use wellknown_core::{Origin, Timestamp};
@@ -165,8 +164,9 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     };
     let config = stored.config(&settings)?;
     let transport = HttpTransport::from_settings(&settings, &config.scope)?;
+    let net_stats = transport.stats();
     let engine = Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?;
-    rt.block_on(scan(Arc::new(engine), run_plan, store, writer, &settings, signals))
+    rt.block_on(scan(Arc::new(engine), run_plan, store, writer, (&settings, net_stats), signals))
 }
 
 /// A signal arrived while targets were still being read from standard input: nothing is
@@ -458,10 +458,10 @@ async fn scan(
     plan: RunPlan,
     sink: Option<StoreSink>,
     mut writer: Box<dyn Write + Send>,
-    settings: &Settings,
+    (settings, net_stats): (&Settings, Arc<crate::progress::NetStats>),
     mut signals: Signals,
 ) -> Result<i32, String> {
-    let bar = progress_bar(plan.seeds.len(), settings.quiet);
+    let bar = crate::progress::start(engine.progress(), net_stats, settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
     // On SIGINT or SIGTERM the engine stops: units in flight are abandoned, and its summary
     // (`interrupted: true`) is still the last record written. The store keeps the scan unfinished.
@@ -504,13 +504,6 @@ async fn scan(
         };
         if let Record::Budget(b) = &rec {
             budgets.note(b, &bar, settings.quiet);
-        }
-        if let Record::Origin(o) = &rec {
-            if bar.length().is_some_and(|l| bar.position() >= l) {
-                bar.inc_length(1);
-            }
-            bar.set_message(o.origin.clone());
-            bar.inc(1);
         }
         if let Some(sink) = &sink {
             sink.send(rec.clone()).await;
@@ -721,19 +714,6 @@ impl Signals {
             "SIGINT"
         }
     }
-}
-
-fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {elapsed_precise} {bar:25} {pos}/{len} origins {wide_msg}")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
 
 #[cfg(test)]
