@@ -203,9 +203,7 @@ fn a_long_retry_after_rate_limits_the_host_after_one_request() {
     assert_eq!(log(&server), ["GET /robots.txt"], "the host is asked once");
     let robots = s.document(&format!("{base}/robots.txt"));
     assert_eq!((class(robots), &robots["status"]), ("rate_limited", &json!(429)), "{robots}");
-    // The document record has no `retry_after_secs` (FetchMeta has it; the record does not carry
-    // it): the delay is read from the message.
-    assert!(robots.get("retry_after_secs").is_none(), "{robots}");
+    assert_eq!(robots["retry_after_secs"], 3600, "{robots}");
     let m = message(robots);
     assert!(
         m.starts_with(&format!(
@@ -217,7 +215,11 @@ fn a_long_retry_after_rate_limits_the_host_after_one_request() {
     let docs = s.documents_of(&base);
     assert_eq!(docs.len(), PROBE_PATHS.len(), "{docs:?}");
     for d in docs.iter().filter(|d| d["requested_url"] != format!("{base}/robots.txt").as_str()) {
-        assert_eq!((class(d), &d["status"]), ("rate_limited", &Value::Null), "{d}");
+        assert_eq!(
+            (class(d), &d["status"], &d["retry_after_secs"]),
+            ("rate_limited", &Value::Null, &json!(3600)),
+            "{d}"
+        );
         let url = d["requested_url"].as_str().unwrap();
         let m = message(d);
         assert!(

@@ -2,8 +2,6 @@
 //! run without `--quiet` (so the budget lines on standard error can be read), its records by type,
 //! and the server's request log.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 use wellknown_tests::HostileServer;
 
@@ -81,13 +79,9 @@ impl Scan {
             .unwrap_or_else(|| panic!("no origin record for {origin}"))
     }
 
-    /// The `budget` records of `origin`, by budget name.
-    pub fn budgets_of(&self, origin: &str) -> BTreeMap<String, Value> {
-        self.of_type("budget")
-            .into_iter()
-            .filter(|b| b["origin"] == origin)
-            .map(|b| (b["budget"].as_str().unwrap_or_default().to_string(), b.clone()))
-            .collect()
+    /// The `budget` records of `origin`, in order (one per budget and what it left undone).
+    pub fn budgets_of(&self, origin: &str) -> Vec<Value> {
+        self.of_type("budget").into_iter().filter(|b| b["origin"] == origin).cloned().collect()
     }
 
     /// The lines of standard error that start with `prefix`.
