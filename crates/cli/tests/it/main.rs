@@ -11,6 +11,8 @@ mod e2e_app_association;
 mod e2e_exit;
 mod e2e_failures;
 mod e2e_history;
+mod e2e_hostile_budgets;
+mod e2e_hostile_peers;
 mod e2e_identity;
 mod e2e_interrupt;
 mod e2e_issuers;

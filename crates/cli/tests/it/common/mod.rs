@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
