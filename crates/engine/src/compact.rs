@@ -28,7 +28,8 @@ pub(crate) fn prepare(docs: Vec<Document>) -> Vec<Prepared> {
     docs.into_iter().map(prepare_one).collect()
 }
 
-fn prepare_one(mut doc: Document) -> Prepared {
+/// Prepares one document.
+pub(crate) fn prepare_one(mut doc: Document) -> Prepared {
     let candidates = doc.report.as_mut().map(|r| std::mem::take(&mut r.candidates)).unwrap_or_default();
     Prepared { doc, candidates }
 }

@@ -129,6 +129,10 @@ impl ScanContext {
         if document && let Some(skipped) = self.reach.skip(&request.url, now()) {
             return skipped;
         }
+        if self.reach.is_closed() {
+            let msg = format!("{}: not sent: the unit's time budget (--origin-budget) ran out", request.url);
+            return refused(&request.url, FailureClass::Timeout, msg, now());
+        }
         let result = self.send(&request).await;
         if document {
             self.reach.learn(&request.url, &result.meta);

@@ -73,6 +73,8 @@ struct State {
 #[derive(Debug, Default)]
 pub(crate) struct Reach {
     state: Mutex<State>,
+    /// Set when the unit's time budget ran out: nothing more is sent in this context.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 /// True for the failure classes that fail identically for every path of an origin: DNS, a refused
@@ -206,6 +208,16 @@ impl Reach {
             // Ends when that request's guard is dropped (answered, failed or abandoned).
             while rx.changed().await.is_ok() {}
         }
+    }
+
+    /// Closes the context: every later request of the unit is refused unsent ([`Reach::is_closed`]).
+    pub(crate) fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// True once [`Reach::close`] was called.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Reserves the first request to `url`'s origin for `url` (robots.txt, whose probe runs

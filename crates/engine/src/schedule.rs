@@ -112,6 +112,34 @@ pub(crate) struct UnitRun {
     pub revealed_in_document: usize,
     pub spent: Spent,
     pub verifier: Verifier,
+    /// Probe jobs in flight, by task: what each fetches first (its record if the time runs out).
+    inflight: std::collections::HashMap<tokio::task::Id, Abandoned>,
+}
+
+/// A probe job in flight, as its document record says if the unit's time budget abandons it.
+struct Abandoned {
+    probe: &'static str,
+    url: Url,
+    role: String,
+    hop: u32,
+}
+
+impl Abandoned {
+    /// The document of a request the time budget abandoned: no status, failure `timeout`.
+    fn document(&self, budget: std::time::Duration, now: wellknown_core::Timestamp) -> Prepared {
+        let mut meta = wellknown_core::FetchMeta::synthetic(self.url.clone(), None, now);
+        meta.status = None;
+        meta.failure = Some(wellknown_core::FetchFailure {
+            class: wellknown_core::FailureClass::Timeout,
+            message: format!(
+                "abandoned: the unit's time budget ({} s, --origin-budget) ran out before this document was read",
+                budget.as_secs_f64()
+            ),
+        });
+        let doc =
+            wellknown_core::Document { probe: self.probe.to_string(), role: self.role.clone(), meta, report: None };
+        crate::compact::prepare_one(doc)
+    }
 }
 
 impl UnitRun {
@@ -140,6 +168,7 @@ impl UnitRun {
             revealed_in_document: 0,
             spent: Spent::default(),
             verifier: Verifier::new((unit.kind(), unit.label())),
+            inflight: std::collections::HashMap::new(),
         }
     }
 
@@ -180,7 +209,7 @@ impl UnitRun {
 
 /// What ended a loop of the coordinator.
 enum Event {
-    Job(Option<Result<Done, tokio::task::JoinError>>),
+    Job(Option<Result<(tokio::task::Id, Done), tokio::task::JoinError>>),
     Verified,
     OutOfTime,
 }
@@ -365,14 +394,17 @@ impl Engine {
             }
             let event = tokio::select! {
                 biased;
-                done = jobs.join_next() => Event::Job(done),
+                done = jobs.join_next_with_id() => Event::Job(done),
                 () = run.verifier.join_one(), if run.verifier.busy() => Event::Verified,
                 () = tokio::time::sleep_until(deadline) => Event::OutOfTime,
             };
             match event {
-                Event::Job(None | Some(Err(_))) | Event::Verified => {}
-                Event::Job(Some(Ok(Done::Elsewhere(outcome)))) => run.made_elsewhere(outcome),
-                Event::Job(Some(Ok(Done::Calibrated(c, sent)))) => {
+                Event::Job(None) | Event::Verified => {}
+                Event::Job(Some(Err(e))) => {
+                    run.inflight.remove(&e.id());
+                }
+                Event::Job(Some(Ok((_, Done::Elsewhere(outcome))))) => run.made_elsewhere(outcome),
+                Event::Job(Some(Ok((_, Done::Calibrated(c, sent))))) => {
                     if sent > 0 {
                         lock(&shared.totals).calibration_requests += sent;
                     }
@@ -381,7 +413,8 @@ impl Engine {
                         self.emit_judged(run, docs, hop, &cal, io).await;
                     }
                 }
-                Event::Job(Some(Ok(Done::Documents { hop, docs, first, again }))) => {
+                Event::Job(Some(Ok((id, Done::Documents { hop, docs, first, again })))) => {
+                    run.inflight.remove(&id);
                     if first {
                         firsts = firsts.saturating_sub(1);
                     }
@@ -404,9 +437,17 @@ impl Engine {
                     }
                 }
                 Event::OutOfTime => {
+                    // Nothing more leaves the unit (a request a job was about to send is refused),
+                    // then its jobs are abandoned; each document in flight still gets its record.
+                    cx.reach.close();
+                    let abandoned: Vec<Abandoned> = run.inflight.drain().map(|(_, a)| a).collect();
                     let undone = jobs.len() + run.queue.len() + after_first.len();
                     jobs.abort_all();
                     run.queue.clear();
+                    for a in abandoned {
+                        let doc = a.document(self.config.unit_budget, self.net.clock.now());
+                        self.emit_document(run, doc, a.hop, false, (cx, shared, out)).await;
+                    }
                     for (hop, docs) in std::mem::take(&mut held) {
                         for doc in docs {
                             self.emit_document(run, doc, hop, false, (cx, shared, out)).await;
@@ -505,7 +546,9 @@ impl Engine {
                 if first {
                     cx.reach.reserve(&first_url);
                 }
-                jobs.spawn(async move {
+                let abandoned =
+                    Abandoned { probe: probe.id(), url: first_url.clone(), role: target.role().to_string(), hop };
+                let handle = jobs.spawn(async move {
                     let docs = prepare(probe.run(&target, &cx as &dyn ProbeContext).await);
                     if first {
                         cx.reach.release(&first_url);
@@ -513,6 +556,7 @@ impl Engine {
                     let _ = tx.send(Some(VisitOutcome::of(&label, docs.iter().map(|d| &d.doc.meta))));
                     Done::Documents { hop, docs, first, again: Some((probe, target)) }
                 });
+                run.inflight.insert(handle.id(), abandoned);
                 first
             }
         }
@@ -554,6 +598,7 @@ impl Engine {
             tokio::select! {
                 () = run.verifier.join_one() => {}
                 () = tokio::time::sleep_until(deadline) => {
+                    cx.reach.close();
                     let n = run.verifier.abandon(shared);
                     run.verifier.emit_all_reached(shared, out).await;
                     run.spent.skip(Budget::Time, n);
