@@ -28,6 +28,9 @@ pub enum Command {
     Robots(RobotsCommand),
     /// List the registered probes with their well-known suffix and IANA registry status.
     Plugins(PluginsArgs),
+    /// The scans of the store: id, start, finished or not (or running), targets, units done and
+    /// pending; what `scan --resume SCAN_ID` and `diff` take.
+    Scans(ScansArgs),
     /// What appeared, disappeared or changed status between two scans of the store.
     Diff(DiffArgs),
     /// Candidate values from the store, one per line (or JSON Lines), to pipe into other tools.
@@ -109,17 +112,20 @@ pub struct ScanArgs {
     /// Do not keep the graph in the store (JSON Lines output only).
     #[arg(long)]
     pub no_store: bool,
-    /// Finish the last unfinished scan of the store (after a kill or crash) without repeating the
-    /// origins it had finished. The scan's own plan is used: targets and the options that shape the
-    /// plan (--scope, --probe, --issuer, --depth, --max-hops, --max-verify, --obey-robots,
-    /// --all-registered, --no-verify, --verify) are refused with it rather than silently ignored, and
-    /// so are those keys in the configuration file or WELLKNOWN_* variables when their value differs
-    /// from the stored plan's.
-    #[arg(long, conflicts_with_all = [
+    /// Finish an unfinished scan of the store (after a kill, crash or Ctrl-C) without repeating the
+    /// origins it had finished: SCAN_ID (see `wellknown scans`), by default the most recent
+    /// unfinished scan that no running wellknown holds, whatever finished after it. A scan is run by
+    /// one process at a time (refused while another runs it). The scan's own plan is used: targets
+    /// and the options that shape the plan (--scope, --probe, --issuer, --depth, --max-hops,
+    /// --max-verify, --obey-robots, --all-registered, --no-verify, --verify) are refused with it
+    /// rather than silently ignored, and so are those keys in the configuration file or WELLKNOWN_*
+    /// variables when their value differs from the stored plan's.
+    #[arg(long, value_name = "SCAN_ID", num_args = 0..=1, value_parser = clap::value_parser!(i64).range(1..),
+        conflicts_with_all = [
         "targets", "list", "scope", "probes", "issuer", "depth", "max_hops", "max_verify", "obey_robots",
         "all_registered", "no_verify", "verify",
     ])]
-    pub resume: bool,
+    pub resume: Option<Option<i64>>,
     /// Do not verify candidate URLs (by default each in-scope url, sitemap and endpoint candidate
     /// gets a HEAD, or a GET when HEAD answers 405/501).
     #[arg(long, overrides_with = "verify")]
@@ -209,16 +215,32 @@ pub struct StoreArgs {
     pub config: Option<PathBuf>,
 }
 
+/// `wellknown scans`.
+#[derive(Debug, Args)]
+pub struct ScansArgs {
+    /// Output: `text` (a table) or `jsonl` (one object per scan).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: String,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
 /// `wellknown diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The earlier scan's id (default: the second most recent scan).
+    /// The earlier scan's id [default: the finished scan before SCAN_B]. An unfinished scan may be
+    /// named; it is marked as such on standard error.
     pub scan_a: Option<i64>,
-    /// The later scan's id (default: the most recent scan).
+    /// The later scan's id [default: the most recent finished scan].
     pub scan_b: Option<i64>,
     /// Output: `text` (one `+`/`-`/`~` line per change) or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub format: String,
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -242,6 +264,10 @@ pub struct CandidatesArgs {
     /// confidence and declaring documents).
     #[arg(long, value_name = "FORMAT", default_value = "lines")]
     pub format: String,
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -253,7 +279,8 @@ pub struct GraphArgs {
     /// Output: `dot`, `graphml` or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
     pub format: String,
-    /// Write to FILE instead of standard output (`-`: standard output).
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The store.

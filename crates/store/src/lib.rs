@@ -11,7 +11,9 @@
 //!   failure, kind, validity, facts, and their **diagnostics**;
 //! * **nodes** (documents and candidate values), **relations** (`document --relation--> value`),
 //!   **evidence** (append-only: one row per sighting, with its scan, document, time and locator);
-//! * **verifications** (one verdict per URL node and scan) and **virtual-host attempts**.
+//! * **verifications** (one verdict per URL node and scan) and **virtual-host attempts**;
+//! * **leases**: which process runs a scan, so one scan is resumed by one process at a time
+//!   ([`lease`]).
 //!
 //! Every backend implements [`Store`]: writes are row-level operations keyed by natural keys
 //! ([`Write`]), reads return plain rows ([`GraphData`]), and everything derived (confidence, diff,
