@@ -23,6 +23,19 @@ mod registry;
 
 use std::process::Command;
 
+/// What `cargo xtask --help` prints (standard output, exit 0), and what a missing or unknown task
+/// prints (standard error, exit 2).
+const USAGE: &str = "usage: cargo xtask <task>
+
+  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback (the README's first command)
+  bench-scan [--origins N]            loopback scan benchmark with peak RSS (minutes; not part of the tests)
+  ci [--no-test]                      fmt, clippy -D warnings, tests, docs
+  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz
+  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in
+  registry                            IANA suffixes with and without a plugin
+  diagnostics [--check]               regenerate (or check) docs/diagnostics.md
+  help, --help, -h                    this text";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -33,10 +46,15 @@ fn main() {
         Some("new-plugin") => new_plugin::run(&args[1..]),
         Some("registry") => registry::run(&args[1..]),
         Some("diagnostics") => diagnostics::run(&args[1..]),
-        _ => {
-            eprintln!(
-                "usage: cargo xtask <task>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  ci [--no-test]                      fmt, clippy -D warnings, tests, docs\n  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz\n  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in\n  registry                            IANA suffixes with and without a plugin\n  diagnostics [--check]               regenerate (or check) docs/diagnostics.md"
-            );
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return;
+        }
+        other => {
+            if let Some(task) = other {
+                eprintln!("xtask: unknown task {task:?}\n");
+            }
+            eprintln!("{USAGE}");
             std::process::exit(2);
         }
     };
@@ -85,4 +103,22 @@ fn ci(args: &[String]) -> anyhow::Result<()> {
         .status()?;
     anyhow::ensure!(status.success(), "cargo doc failed ({status})");
     Ok(())
+}
+
+#[cfg(test)]
+mod usage_tests {
+    /// Every task `main` dispatches is in the usage text.
+    #[test]
+    fn the_usage_names_every_task() {
+        let main = include_str!("main.rs");
+        let tasks: Vec<&str> = main
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("Some(\"")?.split_once('"').map(|(t, _)| t))
+            .filter(|t| *t != "help")
+            .collect();
+        assert_eq!(tasks.len(), 7, "{tasks:?}");
+        for t in tasks {
+            assert!(super::USAGE.lines().any(|l| l.trim_start().starts_with(t)), "{t} missing from the usage");
+        }
+    }
 }

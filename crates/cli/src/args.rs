@@ -49,38 +49,39 @@ pub struct ScanArgs {
     /// Read targets from FILE, one per line (`#` comments and blank lines ignored).
     #[arg(long, value_name = "FILE")]
     pub list: Option<PathBuf>,
-    /// Write JSON Lines to FILE instead of standard output (`-`: standard output).
+    /// Write JSON Lines to FILE instead of standard output (`-`: standard output); never over the
+    /// store or another SQLite database [default: standard output].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Configuration file (default: ./wellknown.toml if present).
+    /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Scope rule: host, *.domain, IP or CIDR; prefix ! to exclude. Repeatable. Default: the
-    /// registrable domains of the targets.
+    /// Scope rule: host, *.domain, IP or CIDR; prefix ! to exclude. Repeatable [default: the
+    /// registrable domains of the targets].
     #[arg(long, value_name = "RULE")]
     pub scope: Vec<String>,
-    /// Run only this probe (repeatable; see `wellknown plugins`).
+    /// Run only this probe (repeatable; see `wellknown plugins`) [default: every registered probe].
     #[arg(long = "probe", value_name = "ID")]
     pub probes: Vec<String>,
     /// Also probe this OAuth/OpenID issuer identifier (repeatable).
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
-    /// Origins scanned in parallel (1 to 10000).
+    /// Origins scanned in parallel (1 to 10000) [default: 16].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]
     pub concurrency: Option<usize>,
-    /// Maximum concurrent requests to one host (1 to 100).
+    /// Maximum concurrent requests to one host (1 to 100) [default: 2].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = per_host_value)]
     pub per_host: Option<usize>,
-    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000.
+    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000 [default: 5].
     #[arg(long, value_name = "RATE", allow_negative_numbers = true, value_parser = rate_value)]
     pub rate: Option<f64>,
-    /// Connect timeout in seconds (0.001 to 3600).
+    /// Connect timeout in seconds (0.001 to 3600) [default: 10].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub connect_timeout: Option<f64>,
-    /// Total timeout per request in seconds (0.001 to 3600).
+    /// Total timeout per request in seconds (0.001 to 3600) [default: 30].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub timeout: Option<f64>,
-    /// User-Agent header.
+    /// User-Agent header [default: wellknown/VERSION (+https://github.com/wellknown-scanner/wellknown)].
     #[arg(long, value_name = "UA")]
     pub user_agent: Option<String>,
     /// Resolve HOST:PORT to ADDR without DNS, as curl does (repeatable).
@@ -96,7 +97,8 @@ pub struct ScanArgs {
     /// Trust this extra CA certificate (PEM) in addition to the built-in web roots (repeatable).
     #[arg(long, value_name = "PEM")]
     pub ca_cert: Vec<PathBuf>,
-    /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...).
+    /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...)
+    /// [default: 8].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub max_hops: Option<u32>,
     /// Also request every IANA-registered well-known suffix on each origin.
@@ -105,8 +107,8 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
-    /// WELLKNOWN_DB.
+    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
+    /// ./wellknown.db].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Do not keep the graph in the store (JSON Lines output only).
@@ -133,7 +135,8 @@ pub struct ScanArgs {
     /// Verify candidate URLs (the default; overrides an earlier --no-verify or the configuration).
     #[arg(long, overrides_with = "no_verify")]
     pub verify: bool,
-    /// Verification requests per origin at most (later candidates are recorded as `skipped`).
+    /// Verification requests per origin at most (later candidates are recorded as `skipped`)
+    /// [default: 1000].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
     pub max_verify: Option<usize>,
     /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring
@@ -141,7 +144,7 @@ pub struct ScanArgs {
     #[arg(long)]
     pub obey_robots: bool,
     /// Feedback depth: hosts, origins and issuers revealed by documents are scanned in the same run
-    /// when in scope and at most N hops from the targets (default 1; 0 = the targets only).
+    /// when in scope and at most N hops from the targets (0 = the targets only) [default: 1].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub depth: Option<u32>,
     /// Do not try revealed names that do not resolve as virtual hosts of the origin that revealed them.
@@ -206,11 +209,11 @@ fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize,
 /// Where the store is, for the commands that read it.
 #[derive(Debug, Args, Default, Clone)]
 pub struct StoreArgs {
-    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
-    /// WELLKNOWN_DB.
+    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
+    /// ./wellknown.db].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// Configuration file (default: ./wellknown.toml if present).
+    /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }
