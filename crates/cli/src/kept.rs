@@ -75,8 +75,15 @@ impl Kept {
     ///
     /// Errors: the first store error, naming the store.
     pub fn finish(self) -> Result<(), String> {
-        let Kept { sink, heartbeat, db, .. } = self;
-        let written = sink.finish().map_err(|e| format!("{e} (the store {})", db.display()));
+        let Kept { sink, heartbeat, db, id } = self;
+        let written = sink.finish().map_err(|e| {
+            format!(
+                "{e}: the store {} lacks what came after (the JSON Lines output has it all); once the store can be \
+                 written (disk space, permissions), `{}` redoes the units it did not record as done",
+                db.display(),
+                resume_command(&db, id)
+            )
+        });
         drop(heartbeat);
         written
     }
