@@ -71,6 +71,7 @@ pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let root = workspace_root();
     let mut cmd = Command::new(cargo);
     cmd.args(args).current_dir(&root);
+    without_run_env(&mut cmd);
     if std::env::var_os("CARGO_TARGET_DIR").is_some() {
         // The same directory the tasks then look in, even when the variable is relative.
         cmd.env("CARGO_TARGET_DIR", dist::target_dir(&root));
@@ -78,6 +79,32 @@ pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let status = cmd.status()?;
     anyhow::ensure!(status.success(), "cargo {} failed ({status})", args.join(" "));
     Ok(())
+}
+
+/// Removes from `cmd`'s environment what `cargo run` set for this process and a shell does not
+/// have: the package variables (`CARGO_PKG_*`, `CARGO_MANIFEST_DIR`, `CARGO_CRATE_NAME`, ...). Build
+/// scripts ask to be rerun when some of them change (ring's `rerun-if-env-changed=CARGO_PKG_NAME`,
+/// `CARGO_MANIFEST_DIR`, ...) and cargo compares them in its own environment, so with xtask's values
+/// a nested `cargo build` would rebuild ring, rustls and all above them, and the next plain `cargo
+/// test` would rebuild them back. Without them, `cargo xtask demo` and `cargo test` share one build.
+pub fn without_run_env(cmd: &mut Command) {
+    const SET_BY_CARGO_RUN: [&str; 8] = [
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_MANIFEST_LINKS",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_RUSTC_CURRENT_DIR",
+        "OUT_DIR",
+    ];
+    for (key, _) in std::env::vars_os() {
+        if let Some(k) = key.to_str()
+            && (k.starts_with("CARGO_PKG_") || SET_BY_CARGO_RUN.contains(&k))
+        {
+            cmd.env_remove(k);
+        }
+    }
 }
 
 /// The workspace root (the parent of this crate's directory).
@@ -96,11 +123,10 @@ fn ci(args: &[String]) -> anyhow::Result<()> {
         cargo(&["test", "--workspace"])?;
     }
     // SAFETY of env: only this process; rustdoc warnings become errors.
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["doc", "--workspace", "--no-deps"])
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .current_dir(workspace_root())
-        .status()?;
+    let mut doc = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    doc.args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings").current_dir(workspace_root());
+    without_run_env(&mut doc);
+    let status = doc.status()?;
     anyhow::ensure!(status.success(), "cargo doc failed ({status})");
     Ok(())
 }
