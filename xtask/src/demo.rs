@@ -12,9 +12,9 @@ use anyhow::Context;
 
 use crate::{cargo, workspace_root};
 
-/// How long the first dev build took on a fresh clone (README, "Getting started"), as the demo
+/// How long the first dev build took on a fresh clone (measured for the README), as the demo
 /// announces it.
-const FIRST_BUILD: &str = "N minutes on 2 cores";
+const FIRST_BUILD: &str = "11 minutes of CPU time: 6 to 17 minutes on 2 cores";
 
 /// The build of the binaries the demo runs (dev profile): `wellknown` and `fixture-server` exactly as
 /// `cargo test --workspace` (the README's second command) builds them, so a fresh clone compiles the
@@ -39,8 +39,8 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
     } else {
         eprintln!(
-            "xtask: building wellknown and the fixture server (the dev build `cargo test --workspace` shares: the \
-             first time on a fresh clone about {FIRST_BUILD}; then seconds)"
+            "xtask: building wellknown and the fixture server (the dev build `cargo test --workspace` shares; the \
+             first time on a fresh clone takes {FIRST_BUILD}, later runs seconds)"
         );
         cargo(&DEV_BUILD)?;
     }
