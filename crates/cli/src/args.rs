@@ -81,7 +81,7 @@ pub struct ScanArgs {
     /// Total timeout per request in seconds (0.001 to 3600) [default: 30].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub timeout: Option<f64>,
-    /// User-Agent header [default: wellknown/VERSION (+https://github.com/wellknown-scanner/wellknown)].
+    /// User-Agent header [default: `wellknown/VERSION (+https://github.com/wellknown-scanner/wellknown)`].
     #[arg(long, value_name = "UA")]
     pub user_agent: Option<String>,
     /// Resolve HOST:PORT to ADDR without DNS, as curl does (repeatable).

@@ -193,7 +193,7 @@ fn scan_help_shows_every_default() {
     assert_eq!(out.status.code(), Some(0));
     let help = String::from_utf8(out.stdout).unwrap();
     let d = wellknown::config::Settings::default();
-    let ua = wellknown_http::DEFAULT_USER_AGENT.replace(env!("CARGO_PKG_VERSION"), "VERSION");
+    let ua = format!("`{}`", wellknown_http::DEFAULT_USER_AGENT.replace(env!("CARGO_PKG_VERSION"), "VERSION"));
     let cases: [(&str, String); 14] = [
         ("--concurrency", d.concurrency.to_string()),
         ("--per-host", d.per_host.to_string()),
