@@ -12,15 +12,38 @@ use anyhow::Context;
 
 use crate::{cargo, workspace_root};
 
+/// How long the first dev build took on a fresh clone (measured for the README), as the demo
+/// announces it.
+const FIRST_BUILD: &str = "11 minutes of CPU time: 6 to 17 minutes on 2 cores";
+
+/// The build of the binaries the demo runs (dev profile): `wellknown` and `fixture-server` exactly as
+/// `cargo test --workspace` (the README's second command) builds them, so a fresh clone compiles the
+/// workspace once for both commands, and the demo after the tests (or the tests after the demo)
+/// builds nothing. Cargo resolves features per command: a plain `cargo build -p wellknown` leaves
+/// out what the dev-dependencies switch on (tokio's `test-util`, ...), which changes the hash of
+/// tokio and of everything above it, so it would be a second build of most of the tree. Selecting
+/// the whole workspace and one example target makes cargo resolve features as `cargo test` does
+/// (dev-dependencies included); that example is one `cargo test` builds anyway.
+pub const DEV_BUILD: [&str; 8] =
+    ["build", "--workspace", "--bin", "wellknown", "--bin", "fixture-server", "--example", "parse_file"];
+
 /// `cargo xtask demo [--release] [-- SCAN-ARGS...]`: serves the fixture sites, scans them, prints a summary.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let release = args.iter().any(|a| a == "--release");
     let extra: Vec<String> = args.iter().skip_while(|a| *a != "--").skip(1).cloned().collect();
-    let mut build = vec!["build", "-p", "wellknown", "-p", "wellknown-tests", "--bins"];
     if release {
-        build.push("--release");
+        eprintln!(
+            "xtask: building wellknown and the fixture server with the release profile (LTO: longer than the dev \
+             build, the first time)"
+        );
+        cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
+    } else {
+        eprintln!(
+            "xtask: building wellknown and the fixture server (the dev build `cargo test --workspace` shares; the \
+             first time on a fresh clone takes {FIRST_BUILD}, later runs seconds)"
+        );
+        cargo(&DEV_BUILD)?;
     }
-    cargo(&build)?;
     let root = workspace_root();
     let target = crate::dist::target_dir(&root);
     let bin_dir = target.join(if release { "release" } else { "debug" });
@@ -118,4 +141,20 @@ fn summarize(path: &std::path::Path) -> anyhow::Result<()> {
     }
     println!("distinct candidates by kind: {by_kind:?}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The targets the demo's build names exist (a renamed example would fail the demo).
+    #[test]
+    fn the_demo_build_names_targets_that_exist() {
+        let root = crate::workspace_root();
+        assert!(root.join("plugins/sitemap/examples/parse_file.rs").is_file());
+        assert!(
+            root.join("tests/src/bin/fixture-server.rs").is_file()
+                || root.join("tests/src/bin/fixture-server").is_dir()
+        );
+        assert!(std::fs::read_to_string(root.join("crates/cli/Cargo.toml")).unwrap().contains("name = \"wellknown\""));
+        assert!(super::DEV_BUILD.windows(2).any(|w| w == ["--example", "parse_file"]));
+    }
 }

@@ -23,6 +23,19 @@ mod registry;
 
 use std::process::Command;
 
+/// What `cargo xtask --help` prints (standard output, exit 0), and what a missing or unknown task
+/// prints (standard error, exit 2).
+const USAGE: &str = "usage: cargo xtask <task>
+
+  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback (the README's first command)
+  bench-scan [--origins N]            loopback scan benchmark with peak RSS (minutes; not part of the tests)
+  ci [--no-test]                      fmt, clippy -D warnings, tests, docs
+  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz
+  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in
+  registry                            IANA suffixes with and without a plugin
+  diagnostics [--check]               regenerate (or check) docs/diagnostics.md
+  help, --help, -h                    this text";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -33,10 +46,15 @@ fn main() {
         Some("new-plugin") => new_plugin::run(&args[1..]),
         Some("registry") => registry::run(&args[1..]),
         Some("diagnostics") => diagnostics::run(&args[1..]),
-        _ => {
-            eprintln!(
-                "usage: cargo xtask <task>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  ci [--no-test]                      fmt, clippy -D warnings, tests, docs\n  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz\n  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in\n  registry                            IANA suffixes with and without a plugin\n  diagnostics [--check]               regenerate (or check) docs/diagnostics.md"
-            );
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return;
+        }
+        other => {
+            if let Some(task) = other {
+                eprintln!("xtask: unknown task {task:?}\n");
+            }
+            eprintln!("{USAGE}");
             std::process::exit(2);
         }
     };
@@ -53,6 +71,7 @@ pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let root = workspace_root();
     let mut cmd = Command::new(cargo);
     cmd.args(args).current_dir(&root);
+    without_run_env(&mut cmd);
     if std::env::var_os("CARGO_TARGET_DIR").is_some() {
         // The same directory the tasks then look in, even when the variable is relative.
         cmd.env("CARGO_TARGET_DIR", dist::target_dir(&root));
@@ -60,6 +79,32 @@ pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let status = cmd.status()?;
     anyhow::ensure!(status.success(), "cargo {} failed ({status})", args.join(" "));
     Ok(())
+}
+
+/// Removes from `cmd`'s environment what `cargo run` set for this process and a shell does not
+/// have: the package variables (`CARGO_PKG_*`, `CARGO_MANIFEST_DIR`, `CARGO_CRATE_NAME`, ...). Build
+/// scripts ask to be rerun when some of them change (ring's `rerun-if-env-changed=CARGO_PKG_NAME`,
+/// `CARGO_MANIFEST_DIR`, ...) and cargo compares them in its own environment, so with xtask's values
+/// a nested `cargo build` would rebuild ring, rustls and all above them, and the next plain `cargo
+/// test` would rebuild them back. Without them, `cargo xtask demo` and `cargo test` share one build.
+pub fn without_run_env(cmd: &mut Command) {
+    const SET_BY_CARGO_RUN: [&str; 8] = [
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_MANIFEST_LINKS",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_RUSTC_CURRENT_DIR",
+        "OUT_DIR",
+    ];
+    for (key, _) in std::env::vars_os() {
+        if let Some(k) = key.to_str()
+            && (k.starts_with("CARGO_PKG_") || SET_BY_CARGO_RUN.contains(&k))
+        {
+            cmd.env_remove(k);
+        }
+    }
 }
 
 /// The workspace root (the parent of this crate's directory).
@@ -78,11 +123,28 @@ fn ci(args: &[String]) -> anyhow::Result<()> {
         cargo(&["test", "--workspace"])?;
     }
     // SAFETY of env: only this process; rustdoc warnings become errors.
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["doc", "--workspace", "--no-deps"])
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .current_dir(workspace_root())
-        .status()?;
+    let mut doc = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    doc.args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings").current_dir(workspace_root());
+    without_run_env(&mut doc);
+    let status = doc.status()?;
     anyhow::ensure!(status.success(), "cargo doc failed ({status})");
     Ok(())
+}
+
+#[cfg(test)]
+mod usage_tests {
+    /// Every task `main` dispatches is in the usage text.
+    #[test]
+    fn the_usage_names_every_task() {
+        let main = include_str!("main.rs");
+        let tasks: Vec<&str> = main
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("Some(\"")?.split_once('"').map(|(t, _)| t))
+            .filter(|t| *t != "help")
+            .collect();
+        assert_eq!(tasks.len(), 7, "{tasks:?}");
+        for t in tasks {
+            assert!(super::USAGE.lines().any(|l| l.trim_start().starts_with(t)), "{t} missing from the usage");
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub enum Command {
     Robots(RobotsCommand),
     /// List the registered probes with their well-known suffix and IANA registry status.
     Plugins(PluginsArgs),
+    /// The scans of the store: id, start, finished or not (or running), targets, units done and
+    /// pending; what `scan --resume SCAN_ID` and `diff` take.
+    Scans(ScansArgs),
     /// What appeared, disappeared or changed status between two scans of the store.
     Diff(DiffArgs),
     /// Candidate values from the store, one per line (or JSON Lines), to pipe into other tools.
@@ -46,17 +49,18 @@ pub struct ScanArgs {
     /// Read targets from FILE, one per line (`#` comments and blank lines ignored).
     #[arg(long, value_name = "FILE")]
     pub list: Option<PathBuf>,
-    /// Write JSON Lines to FILE instead of standard output (`-`: standard output).
+    /// Write JSON Lines to FILE instead of standard output (`-`: standard output); never over the
+    /// store or another SQLite database [default: standard output].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Configuration file (default: ./wellknown.toml if present).
+    /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Scope rule: host, *.domain, IP or CIDR; prefix ! to exclude. Repeatable. Default: the
-    /// registrable domains of the targets.
+    /// Scope rule: host, *.domain, IP or CIDR; prefix ! to exclude. Repeatable [default: the
+    /// registrable domains of the targets].
     #[arg(long, value_name = "RULE")]
     pub scope: Vec<String>,
-    /// Run only this probe (repeatable; see `wellknown plugins`).
+    /// Run only this probe (repeatable; see `wellknown plugins`) [default: every registered probe].
     #[arg(long = "probe", value_name = "ID")]
     pub probes: Vec<String>,
     /// Also probe this OAuth/OpenID issuer identifier (repeatable).
@@ -67,27 +71,27 @@ pub struct ScanArgs {
     /// --rate budget.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]
     pub concurrency: Option<usize>,
-    /// Maximum concurrent requests to one host (1 to 100).
+    /// Maximum concurrent requests to one host (1 to 100) [default: 2].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = per_host_value)]
     pub per_host: Option<usize>,
-    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000.
+    /// Maximum request starts per second to one host: 0 (no spacing) or 0.001 to 1000000 [default: 5].
     #[arg(long, value_name = "RATE", allow_negative_numbers = true, value_parser = rate_value)]
     pub rate: Option<f64>,
-    /// Connect timeout in seconds (0.001 to 3600).
+    /// Connect timeout in seconds (0.001 to 3600) [default: 10].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub connect_timeout: Option<f64>,
-    /// Total timeout per request in seconds (0.001 to 3600).
+    /// Total timeout per request in seconds (0.001 to 3600) [default: 30].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub timeout: Option<f64>,
     /// Minimum transfer rate in bytes per second, judged from --slow-grace after a request starts
     /// over the last half of that time: slower ends the request as slow_transfer, or as timeout when
-    /// nothing arrives at all (default 1024; 0 turns the rule off).
+    /// nothing arrives at all (0 turns the rule off) [default: 1024].
     #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = u64_value)]
     pub min_rate: Option<u64>,
-    /// Seconds after a request starts before --min-rate is judged (0.001 to 3600; default 10).
+    /// Seconds after a request starts before --min-rate is judged (0.001 to 3600) [default: 10].
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = seconds_value)]
     pub slow_grace: Option<f64>,
-    /// User-Agent header.
+    /// User-Agent header [default: `wellknown/VERSION (+https://github.com/wellknown-scanner/wellknown)`].
     #[arg(long, value_name = "UA")]
     pub user_agent: Option<String>,
     /// Resolve HOST:PORT to ADDR without DNS, as curl does (repeatable).
@@ -103,7 +107,8 @@ pub struct ScanArgs {
     /// Trust this extra CA certificate (PEM) in addition to the built-in web roots (repeatable).
     #[arg(long, value_name = "PEM")]
     pub ca_cert: Vec<PathBuf>,
-    /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...).
+    /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...)
+    /// [default: 8].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub max_hops: Option<u32>,
     /// Also request every IANA-registered well-known suffix on each origin.
@@ -112,24 +117,27 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
-    /// WELLKNOWN_DB.
+    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
+    /// ./wellknown.db].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// Do not keep the graph in the store (JSON Lines output only).
     #[arg(long)]
     pub no_store: bool,
-    /// Finish the last unfinished scan of the store (after a kill or crash) without repeating the
-    /// origins it had finished. The scan's own plan is used: targets and the options that shape the
-    /// plan (--scope, --probe, --issuer, --depth, --max-hops, --max-verify, --obey-robots,
-    /// --all-registered, --no-verify, --verify) are refused with it rather than silently ignored, and
-    /// so are those keys in the configuration file or WELLKNOWN_* variables when their value differs
-    /// from the stored plan's.
-    #[arg(long, conflicts_with_all = [
+    /// Finish an unfinished scan of the store (after a kill, crash or Ctrl-C) without repeating the
+    /// origins it had finished: SCAN_ID (see `wellknown scans`), by default the most recent
+    /// unfinished scan that no running wellknown holds, whatever finished after it. A scan is run by
+    /// one process at a time (refused while another runs it). The scan's own plan is used: targets
+    /// and the options that shape the plan (--scope, --probe, --issuer, --depth, --max-hops,
+    /// --max-verify, --obey-robots, --all-registered, --no-verify, --verify) are refused with it
+    /// rather than silently ignored, and so are those keys in the configuration file or WELLKNOWN_*
+    /// variables when their value differs from the stored plan's.
+    #[arg(long, value_name = "SCAN_ID", num_args = 0..=1, value_parser = clap::value_parser!(i64).range(1..),
+        conflicts_with_all = [
         "targets", "list", "scope", "probes", "issuer", "depth", "max_hops", "max_verify", "obey_robots",
         "all_registered", "no_verify", "verify",
     ])]
-    pub resume: bool,
+    pub resume: Option<Option<i64>>,
     /// Do not verify candidate URLs (by default each in-scope url, sitemap and endpoint candidate
     /// gets a HEAD, or a GET when HEAD answers 405/501).
     #[arg(long, overrides_with = "verify")]
@@ -138,7 +146,7 @@ pub struct ScanArgs {
     #[arg(long, overrides_with = "no_verify")]
     pub verify: bool,
     /// Verification requests per origin at most (later candidate URLs are counted in a `budget`
-    /// record and the summary's `verifications_skipped`, not verified).
+    /// record and the summary's `verifications_skipped`, not verified) [default: 1000].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = usize_value)]
     pub max_verify: Option<usize>,
     /// Obey robots.txt for this scanner's own product token (from --user-agent), honouring
@@ -146,7 +154,7 @@ pub struct ScanArgs {
     #[arg(long)]
     pub obey_robots: bool,
     /// Feedback depth: hosts, origins and issuers revealed by documents are scanned in the same run
-    /// when in scope and at most N hops from the targets (default 1; 0 = the targets only).
+    /// when in scope and at most N hops from the targets (0 = the targets only) [default: 1].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]
     pub depth: Option<u32>,
     /// Do not try revealed names that do not resolve as virtual hosts of the origin that revealed them.
@@ -246,25 +254,41 @@ fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize,
 /// Where the store is, for the commands that read it.
 #[derive(Debug, Args, Default, Clone)]
 pub struct StoreArgs {
-    /// The store (SQLite file). Default: ./wellknown.db; also `db` in the configuration file and
-    /// WELLKNOWN_DB.
+    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
+    /// ./wellknown.db].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// Configuration file (default: ./wellknown.toml if present).
+    /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+/// `wellknown scans`.
+#[derive(Debug, Args)]
+pub struct ScansArgs {
+    /// Output: `text` (a table) or `jsonl` (one object per scan).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: String,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// `wellknown diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The earlier scan's id (default: the second most recent scan).
+    /// The earlier scan's id [default: the finished scan before SCAN_B]. An unfinished scan may be
+    /// named; it is marked as such on standard error.
     pub scan_a: Option<i64>,
-    /// The later scan's id (default: the most recent scan).
+    /// The later scan's id [default: the most recent finished scan].
     pub scan_b: Option<i64>,
     /// Output: `text` (one `+`/`-`/`~` line per change) or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub format: String,
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -288,6 +312,10 @@ pub struct CandidatesArgs {
     /// confidence and declaring documents).
     #[arg(long, value_name = "FORMAT", default_value = "lines")]
     pub format: String,
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -299,7 +327,8 @@ pub struct GraphArgs {
     /// Output: `dot`, `graphml` or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
     pub format: String,
-    /// Write to FILE instead of standard output (`-`: standard output).
+    /// Write to FILE instead of standard output (`-`: standard output); never over the store or
+    /// another SQLite database.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The store.

@@ -19,6 +19,7 @@ fn main() {
         Command::Parse(a) => commands::parse::run(a),
         Command::Robots(c) => commands::robots::run(c),
         Command::Plugins(a) => commands::plugins::run(a),
+        Command::Scans(a) => commands::scans::run(a),
         Command::Diff(a) => commands::diff::run(a),
         Command::Candidates(a) => commands::candidates::run(a),
         Command::Graph(a) => commands::graph::run(a),

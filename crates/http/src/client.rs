@@ -225,11 +225,7 @@ impl Fetcher {
                 return failed(meta, failure(FailureClass::RateLimited, why));
             }
             if req.policy.follow_redirects && matches!(status, 301 | 302 | 303 | 307 | 308) {
-                let location = hop
-                    .response
-                    .headers()
-                    .get(header::LOCATION)
-                    .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_string());
+                let location = hop.response.headers().get(header::LOCATION).map(|v| location_text(v.as_bytes()));
                 // This response's hop index, as in the locator `{"redirect": N}`.
                 let hop_index = u32::try_from(meta.redirect_chain.len()).unwrap_or(u32::MAX);
                 let shown = location.as_deref().map(redact_userinfo);
@@ -545,6 +541,22 @@ fn drop_userinfo(url: &mut Url) {
     }
 }
 
+/// A `Location` header's bytes as text, losslessly, with surrounding whitespace dropped: UTF-8
+/// stays as it is, and every byte that is not part of valid UTF-8 becomes `%XX` (its percent-encoded
+/// self, as curl requests it), so `/chan\xFFge` names `/chan%FFge`, the URL the server sent, rather
+/// than `/chan%EF%BF%BDge` (U+FFFD). RFC 9110 section 10.2.2 (the field is a URI reference; RFC 3986
+/// section 2.1 percent-encoding).
+fn location_text(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.trim_ascii().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// `location` (a `Location` header as sent) without the user information of its authority, if it
 /// has one (`https://user:secret@host/x` gives `https://host/x`), and whether it had one. Textual, so
 /// it also applies to a `Location` no URL parser accepts.
@@ -707,6 +719,15 @@ mod tests {
     fn builds_outside_a_runtime() {
         let f = Fetcher::new(FetcherConfig::default()).unwrap();
         assert_eq!(f.config().max_concurrent_per_host, 2);
+    }
+
+    #[test]
+    fn a_location_keeps_its_bytes() {
+        assert_eq!(location_text(b" /chan\xffge\t"), "/chan%FFge");
+        assert_eq!(location_text("/caf\u{e9}".as_bytes()), "/caf\u{e9}", "valid UTF-8 as it is");
+        assert_eq!(location_text(b"/a\xc3"), "/a%C3", "a truncated sequence byte by byte");
+        assert_eq!(location_text(b"/x%FFy"), "/x%FFy");
+        assert_eq!(location_text(b""), "");
     }
 
     #[test]

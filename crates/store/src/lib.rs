@@ -11,7 +11,9 @@
 //!   failure, kind, validity, facts, and their **diagnostics**;
 //! * **nodes** (documents and candidate values), **relations** (`document --relation--> value`),
 //!   **evidence** (append-only: one row per sighting, with its scan, document, time and locator);
-//! * **verifications** (one verdict per URL node and scan) and **virtual-host attempts**.
+//! * **verifications** (one verdict per URL node and scan) and **virtual-host attempts**;
+//! * **leases**: which process runs a scan, so one scan is resumed by one process at a time
+//!   ([`lease`]).
 //!
 //! Every backend implements [`Store`]: writes are row-level operations keyed by natural keys
 //! ([`Write`]), reads return plain rows ([`GraphData`]), and everything derived (confidence, diff,
@@ -26,16 +28,18 @@ pub mod confidence;
 pub mod export;
 mod id_cache;
 pub mod ingest;
+pub mod lease;
 pub mod model;
 mod schema;
 mod sqlite;
 
+pub use lease::{Acquired, Lease};
 pub use model::{
     DOCUMENT_NODE, DiagnosticWrite, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId,
     ScanRow, StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
 };
 pub use schema::VERSION as SCHEMA_VERSION;
-pub use sqlite::SqliteStore;
+pub use sqlite::{SQLITE_MAGIC, SqliteStore, is_sqlite_database};
 
 use wellknown_core::Timestamp;
 
@@ -76,6 +80,53 @@ pub trait Store: Send {
         seeds: &[UnitRow],
     ) -> Result<ScanId, StoreError>;
 
+    /// [`Store::begin_scan`], the new scan's lease held by `lease` from the start (one
+    /// transaction where the backend has them: no other process can take the scan in between).
+    ///
+    /// Errors: the backend's.
+    fn begin_scan_with_lease(
+        &mut self,
+        started_at: Timestamp,
+        plan: &serde_json::Value,
+        seeds: &[UnitRow],
+        lease: &Lease,
+    ) -> Result<ScanId, StoreError> {
+        let id = self.begin_scan(started_at, plan, seeds)?;
+        self.acquire_lease(id, lease, started_at, &|_| true)?;
+        Ok(id)
+    }
+
+    /// Takes the lease of scan `scan` for `lease.holder` (writing `lease`), unless another holder's
+    /// lease is live at `now` and `dead` does not say its holder is gone (a process id no longer
+    /// running on this host): then the scan is being run elsewhere, and that lease is returned.
+    /// Atomic: two callers never both hold it.
+    ///
+    /// Errors: the backend's.
+    fn acquire_lease(
+        &mut self,
+        scan: ScanId,
+        lease: &Lease,
+        now: Timestamp,
+        dead: &dyn Fn(&Lease) -> bool,
+    ) -> Result<Acquired, StoreError>;
+
+    /// Moves the expiry of `holder`'s lease of scan `scan` to `expires_at` (the heartbeat). Returns
+    /// false when `holder` no longer holds it (it lapsed and another process took it).
+    ///
+    /// Errors: the backend's.
+    fn renew_lease(&mut self, scan: ScanId, holder: &str, expires_at: Timestamp) -> Result<bool, StoreError>;
+
+    /// Gives up `holder`'s lease of scan `scan` (nothing when another holder has it).
+    ///
+    /// Errors: the backend's.
+    fn release_lease(&mut self, scan: ScanId, holder: &str) -> Result<(), StoreError>;
+
+    /// Every lease, by scan id, expired ones included (whether one still holds is
+    /// [`Lease::live_at`]).
+    ///
+    /// Errors: the backend's.
+    fn leases(&mut self) -> Result<Vec<(ScanId, Lease)>, StoreError>;
+
     /// Applies `writes` of scan `scan` in order, in one transaction: all or nothing.
     ///
     /// Errors: the backend's; evidence naming a document the scan has not recorded.
@@ -106,10 +157,11 @@ pub trait Store: Send {
     /// Errors: the backend's; a malformed stored value.
     fn load(&mut self) -> Result<GraphData, StoreError>;
 
-    /// The most recent scan that has not finished (interrupted), if it is the most recent scan.
+    /// The most recent scan that has not finished (interrupted, killed, or still running), whatever
+    /// scans finished after it.
     ///
     /// Errors: the backend's.
     fn last_unfinished_scan(&mut self) -> Result<Option<ScanRow>, StoreError> {
-        Ok(self.scans()?.into_iter().last().filter(|s| s.finished_at.is_none()))
+        Ok(self.scans()?.into_iter().rev().find(|s| s.finished_at.is_none()))
     }
 }

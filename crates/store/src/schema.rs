@@ -7,6 +7,9 @@
 
 /// The schema version this crate writes (`PRAGMA user_version`). Version 2 added
 /// `documents.not_attempted`; a version 1 store is upgraded in place when opened (`UPGRADES`).
+/// The `leases` table came later without a new version: an older `wellknown` reads such a store as
+/// it is (it ignores the table), and a version 2 store without it gets it when opened for writing
+/// (readers take its absence as no lease).
 pub const VERSION: i64 = 2;
 
 /// The statements that bring a store of version `n - 1` to version `n`, for each `n` after 1.
@@ -116,6 +119,15 @@ CREATE TABLE IF NOT EXISTS verifications (
     source          TEXT NOT NULL,
     verified_at     TEXT NOT NULL,
     UNIQUE (node_id, scan_id)
+);
+
+CREATE TABLE IF NOT EXISTS leases (
+    scan_id     INTEGER PRIMARY KEY REFERENCES scans(id),
+    holder      TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    host        TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+    expires_at  TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS vhosts (

@@ -5,13 +5,14 @@
 //! next open. Only an operating-system crash or power loss can lose the last transactions, which
 //! `synchronous=FULL` would prevent at a cost the scan does not need.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 use wellknown_core::Timestamp;
 
 use crate::id_cache::IdCache;
+use crate::lease::{self, Acquired, Lease};
 use crate::model::{
     DOCUMENT_NODE, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId, ScanRow,
     StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
@@ -31,11 +32,12 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct SqliteStore {
     conn: Connection,
     cache: IdCache,
+    path: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteStore").field("path", &self.conn.path()).finish_non_exhaustive()
+        f.debug_struct("SqliteStore").field("path", &self.path).finish_non_exhaustive()
     }
 }
 
@@ -51,13 +53,36 @@ fn parse_json(s: Option<String>) -> serde_json::Value {
     s.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(serde_json::Value::Null)
 }
 
+/// The first 16 bytes of every SQLite database file ("SQLite format 3" and a NUL; the file format's
+/// header string, <https://www.sqlite.org/fileformat.html> section 1.3).
+pub const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// Whether the file at `path` starts with [`SQLITE_MAGIC`]: a SQLite database (a `wellknown` store
+/// or any other). A missing or unreadable file is not.
+pub fn is_sqlite_database(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == SQLITE_MAGIC
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) the store at `path`, in WAL mode, with the current schema.
     ///
     /// Errors: the file cannot be opened or created, is not a SQLite database, or has a newer schema.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path).map_err(|e| StoreError::new(format!("opening {}: {e}", path.display())))?;
-        SqliteStore::init(conn)
+        SqliteStore::init(conn, Some(path), false)
+    }
+
+    /// [`SqliteStore::open`], after SQLite's `PRAGMA quick_check` has found the file sound, before
+    /// anything is written to it: what a scan opens its store with, so a damaged store is refused
+    /// before the first request rather than after the scan. The check reads the whole file (about a
+    /// second per few hundred MB).
+    ///
+    /// Errors: as [`SqliteStore::open`]; the check's first finding (`the store is damaged: ...`).
+    pub fn open_checked(path: &Path) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path).map_err(|e| StoreError::new(format!("opening {}: {e}", path.display())))?;
+        SqliteStore::init(conn, Some(path), true)
     }
 
     /// Opens an existing store; does not create one.
@@ -65,23 +90,84 @@ impl SqliteStore {
     /// Errors: no file at `path` (the message says to run a scan first), or as [`SqliteStore::open`].
     pub fn open_existing(path: &Path) -> Result<SqliteStore, StoreError> {
         if !path.is_file() {
+            return Err(missing(path));
+        }
+        SqliteStore::open(path)
+    }
+
+    /// Opens an existing store for reading only (`SQLITE_OPEN_READ_ONLY`): nothing is written to it,
+    /// and a file or folder the user may only read can be queried. A store in WAL mode needs its
+    /// `-shm` index, which SQLite creates beside the file; in a folder that cannot be written and
+    /// without a `-wal` file holding data, the file is opened as immutable instead (`immutable=1`:
+    /// nothing can be writing it). A store of an older schema is upgraded first, which needs write
+    /// access once.
+    ///
+    /// Errors: no file at `path`; not a SQLite database; no `wellknown` store in it; a newer schema;
+    /// a `-wal` file with data that cannot be read without write access to the folder; an older
+    /// schema that cannot be upgraded. Each message names the path and what to do.
+    pub fn open_read_only(path: &Path) -> Result<SqliteStore, StoreError> {
+        if !path.is_file() {
+            return Err(missing(path));
+        }
+        let conn = match read_only(path, "mode=ro") {
+            Ok(c) => c,
+            Err(first) => {
+                let mut wal = path.as_os_str().to_owned();
+                wal.push("-wal");
+                let wal = PathBuf::from(wal);
+                if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+                    return Err(StoreError::new(format!(
+                        "{first}; its write-ahead log {} holds writes that SQLite can only read with write access \
+                         to the folder: copy both files into a writable folder and query the copy (--db COPY)",
+                        wal.display()
+                    )));
+                }
+                read_only(path, "immutable=1")?
+            }
+        };
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > schema::VERSION {
+            return Err(newer(version));
+        }
+        if version == 0 {
             return Err(StoreError::new(format!(
-                "no store at {} (run `wellknown scan` first, or give --db)",
+                "{} is a SQLite database but no wellknown store (no schema version): give the store with --db, or \
+                 run `wellknown scan` to create one",
                 path.display()
             )));
         }
-        SqliteStore::open(path)
+        if version < schema::VERSION {
+            drop(conn);
+            SqliteStore::open(path).map_err(|e| {
+                StoreError::new(format!(
+                    "the store {} has schema version {version} and is upgraded to {} when first opened, which needs \
+                     write access: {e}; copy it into a writable folder and query the copy (--db COPY)",
+                    path.display(),
+                    schema::VERSION
+                ))
+            })?;
+            return SqliteStore::open_read_only(path);
+        }
+        Ok(SqliteStore { conn, cache: IdCache::default(), path: Some(path.to_path_buf()) })
     }
 
     /// A store in memory (tests).
     ///
     /// Errors: SQLite could not allocate it.
     pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::init(Connection::open_in_memory()?)
+        SqliteStore::init(Connection::open_in_memory()?, None, false)
     }
 
-    fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
+    /// The file this store was opened from (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn init(conn: Connection, path: Option<&Path>, check: bool) -> Result<SqliteStore, StoreError> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        if check {
+            quick_check(&conn)?;
+        }
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -91,10 +177,7 @@ impl SqliteStore {
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > schema::VERSION {
-            return Err(StoreError::new(format!(
-                "the store has schema version {version}; this wellknown knows up to {} (upgrade wellknown)",
-                schema::VERSION
-            )));
+            return Err(newer(version));
         }
         if version >= 1 {
             for (to, sql) in schema::UPGRADES.iter().filter(|(to, _)| *to > version) {
@@ -104,7 +187,7 @@ impl SqliteStore {
         }
         conn.execute_batch(schema::CREATE)?;
         conn.pragma_update(None, "user_version", schema::VERSION)?;
-        Ok(SqliteStore { conn, cache: IdCache::default() })
+        Ok(SqliteStore { conn, cache: IdCache::default(), path: path.map(Path::to_path_buf) })
     }
 
     /// The journal mode in force (`wal` for a file, `memory` in memory).
@@ -113,6 +196,69 @@ impl SqliteStore {
     pub fn journal_mode(&self) -> Result<String, StoreError> {
         Ok(self.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?)
     }
+
+    /// The lease row of scan `scan`, if any (expired ones included).
+    ///
+    /// Errors: SQLite errors.
+    pub fn lease(&self, scan: ScanId) -> Result<Option<Lease>, StoreError> {
+        Ok(lease::all(&self.conn)?.into_iter().find(|(s, _)| *s == scan).map(|(_, l)| l))
+    }
+}
+
+fn missing(path: &Path) -> StoreError {
+    StoreError::new(format!("no store at {} (run `wellknown scan` first, or give --db)", path.display()))
+}
+
+fn newer(version: i64) -> StoreError {
+    StoreError::new(format!(
+        "the store has schema version {version}; this wellknown knows up to {} (upgrade wellknown)",
+        schema::VERSION
+    ))
+}
+
+/// `PRAGMA quick_check(1)`: `ok`, or the first problem found.
+fn quick_check(conn: &Connection) -> Result<(), StoreError> {
+    let found: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+    if found == "ok" {
+        Ok(())
+    } else {
+        Err(StoreError::new(format!("the store is damaged (SQLite's quick_check: {found})")))
+    }
+}
+
+/// Opens `path` read-only through a `file:` URI with `param` (`mode=ro`, `immutable=1`), and reads
+/// its header, which is when SQLite finds out whether it can.
+fn read_only(path: &Path, param: &str) -> Result<Connection, StoreError> {
+    let uri = format!("file:{}?{param}", uri_path(path));
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(&uri, flags)
+        .map_err(|e| StoreError::new(format!("opening {} read-only: {e}", path.display())))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
+        .map_err(|e| StoreError::new(format!("reading {}: {e}", path.display())))?;
+    Ok(conn)
+}
+
+/// `path` for a `file:` URI: absolute, every byte but unreserved characters, `/` and `:`
+/// percent-encoded (RFC 3986 section 2.1), so `?`, `#` and `%` in a file name stay part of it.
+fn uri_path(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        abs.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = abs.to_string_lossy().replace('\\', "/").into_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b':' | b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Applies one write inside `tx`.
@@ -375,6 +521,49 @@ impl Store for SqliteStore {
         }
         tx.commit()?;
         Ok(id)
+    }
+
+    fn begin_scan_with_lease(
+        &mut self,
+        started_at: Timestamp,
+        plan: &serde_json::Value,
+        seeds: &[UnitRow],
+        lease: &Lease,
+    ) -> Result<ScanId, StoreError> {
+        let tx = self.conn.transaction()?;
+        let id: ScanId = tx.query_row(
+            "INSERT INTO scans (started_at, plan) VALUES (?1, ?2) RETURNING id",
+            params![ts(&started_at), plan.to_string()],
+            |r| r.get(0),
+        )?;
+        lease::put(&tx, id, lease)?;
+        for u in seeds {
+            apply(&tx, &mut self.cache, id, &Write::Unit(u.clone()))?;
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+
+    fn acquire_lease(
+        &mut self,
+        scan: ScanId,
+        lease: &Lease,
+        now: Timestamp,
+        dead: &dyn Fn(&Lease) -> bool,
+    ) -> Result<Acquired, StoreError> {
+        lease::acquire(&mut self.conn, scan, lease, now, dead)
+    }
+
+    fn renew_lease(&mut self, scan: ScanId, holder: &str, expires_at: Timestamp) -> Result<bool, StoreError> {
+        lease::renew(&self.conn, scan, holder, expires_at)
+    }
+
+    fn release_lease(&mut self, scan: ScanId, holder: &str) -> Result<(), StoreError> {
+        lease::release(&self.conn, scan, holder)
+    }
+
+    fn leases(&mut self) -> Result<Vec<(ScanId, Lease)>, StoreError> {
+        lease::all(&self.conn)
     }
 
     fn write(&mut self, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {

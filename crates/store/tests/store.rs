@@ -13,7 +13,7 @@ use wellknown_store::analysis::{CandidateQuery, candidates, diff};
 use wellknown_store::confidence::{Declaration, score_all};
 use wellknown_store::export::{Format, write};
 use wellknown_store::ingest::writes_for;
-use wellknown_store::{SqliteStore, Store, UnitRow, UnitState, Write};
+use wellknown_store::{Acquired, Lease, SqliteStore, Store, UnitRow, UnitState, Write};
 
 fn t(s: &str) -> Timestamp {
     s.parse().unwrap()
@@ -506,4 +506,103 @@ fn candidate_flags_are_those_of_the_latest_sighting() {
     let g = s.load().unwrap();
     let rows = candidates(&g, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
     assert_eq!(rows[0].flags, Vec::<String>::new());
+}
+
+#[test]
+fn the_unfinished_scan_to_resume_is_the_most_recent_unfinished_one_whatever_finished_after_it() {
+    let mut s = SqliteStore::open_in_memory().unwrap();
+    let killed = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let later = s.begin_scan(t(T2), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.finish_scan(later, t(T2), &serde_json::json!({})).unwrap();
+    assert_eq!(s.last_unfinished_scan().unwrap().map(|r| r.id), Some(killed));
+    s.finish_scan(killed, t(T2), &serde_json::json!({})).unwrap();
+    assert_eq!(s.last_unfinished_scan().unwrap(), None);
+}
+
+fn lease(holder: &str, pid: u32, expires: &str) -> Lease {
+    Lease { holder: holder.into(), pid, host: "h".into(), acquired_at: t(T1), expires_at: t(expires) }
+}
+
+#[test]
+fn a_scan_is_leased_to_one_holder_until_it_expires_or_its_holder_is_dead() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let mut a = SqliteStore::open(&path).unwrap();
+    let mut b = SqliteStore::open(&path).unwrap();
+    let first = lease("a", 1, T2);
+    let scan = a.begin_scan_with_lease(t(T1), &serde_json::json!({}), &[seed("https://a.example")], &first).unwrap();
+    assert_eq!(b.leases().unwrap(), [(scan, first.clone())]);
+    let alive = |_: &Lease| false;
+    // Live (expires at T2, now T1) and not known dead: refused, with the holder.
+    assert_eq!(b.acquire_lease(scan, &lease("b", 2, T2), t(T1), &alive).unwrap(), Acquired::Refused(first.clone()));
+    // Its own holder takes it again (and moves it on).
+    assert_eq!(a.acquire_lease(scan, &lease("a", 1, T2), t(T1), &alive).unwrap(), Acquired::Held);
+    assert!(a.renew_lease(scan, "a", t("2026-06-01T00:00:00Z")).unwrap());
+    // Known dead: taken at once.
+    let dead = |l: &Lease| l.pid == 1;
+    assert_eq!(b.acquire_lease(scan, &lease("b", 2, T2), t(T1), &dead).unwrap(), Acquired::Held);
+    assert!(!a.renew_lease(scan, "a", t(T2)).unwrap(), "a lost it");
+    a.release_lease(scan, "a").unwrap();
+    assert_eq!(a.lease(scan).unwrap().map(|l| l.holder), Some("b".into()), "a's release leaves b's lease");
+    // Expired: taken although its holder looks alive.
+    assert_eq!(a.acquire_lease(scan, &lease("a", 1, T2), t(T2), &alive).unwrap(), Acquired::Held);
+    a.release_lease(scan, "a").unwrap();
+    assert_eq!(b.leases().unwrap(), []);
+}
+
+/// A read-only store answers and is left as it was: same bytes, no lease table needed.
+#[test]
+fn a_store_opened_read_only_is_read_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    {
+        let mut s = SqliteStore::open(&path).unwrap();
+        let id = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+        s.write(id, &writes(&first_scan())).unwrap();
+    }
+    // As a store written before leases existed.
+    rusqlite_drop_leases(&path);
+    let before = std::fs::read(&path).unwrap();
+    let mut s = SqliteStore::open_read_only(&path).unwrap();
+    let g = s.load().unwrap();
+    assert_eq!((g.scans.len(), g.documents.len(), g.evidence.len()), (1, 2, 3));
+    assert_eq!(s.leases().unwrap(), []);
+    assert!(s.begin_scan(t(T2), &serde_json::json!({}), &[]).is_err(), "read-only");
+    drop(s);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    let err = SqliteStore::open_read_only(&dir.path().join("missing.db")).unwrap_err().to_string();
+    assert!(err.contains("missing.db") && err.contains("run `wellknown scan` first"), "{err}");
+}
+
+/// Drops the `leases` table with a plain connection (the store as an older wellknown left it).
+fn rusqlite_drop_leases(path: &std::path::Path) {
+    let s = SqliteStore::open(path).unwrap();
+    drop(s);
+    let c = rusqlite::Connection::open(path).unwrap();
+    c.execute_batch("DROP TABLE leases;").unwrap();
+}
+
+#[test]
+fn a_damaged_store_is_refused_by_the_checked_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    {
+        let mut s = SqliteStore::open(&path).unwrap();
+        let id = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+        s.write(id, &writes(&first_scan())).unwrap();
+    }
+    assert!(wellknown_store::is_sqlite_database(&path));
+    SqliteStore::open_checked(&path).unwrap();
+    // Every page after the first (the schema) overwritten: the header still says SQLite.
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > 8192, "{}", bytes.len());
+    for b in &mut bytes[4096..] {
+        *b = 0xA5;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(wellknown_store::is_sqlite_database(&path));
+    let err = SqliteStore::open_checked(&path).unwrap_err().to_string();
+    assert!(err.contains("damaged") || err.contains("malformed"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing written to it");
+    assert!(!wellknown_store::is_sqlite_database(&dir.path().join("missing")));
 }

@@ -1,13 +1,13 @@
-//! `wellknown candidates [--kind K] [--in-scope] [--status S] [--format lines|jsonl]`.
+//! `wellknown candidates [--kind K] [--in-scope] [--status S] [--format lines|jsonl] [-o FILE]`.
 
 use wellknown_core::{CandidateKind, Timestamp};
 use wellknown_engine::VerifyStatus;
+use wellknown_store::Store;
 use wellknown_store::analysis::{CandidateQuery, UNVERIFIED, candidates};
-use wellknown_store::{SqliteStore, Store};
 
 use crate::args::CandidatesArgs;
-use crate::config;
 use crate::exit;
+use crate::{config, output, store_open};
 
 /// Prints the matching candidate values: one per line (`lines`), or one JSON object each (`jsonl`:
 /// kind, value, in_scope, status, http_status, target, confidence, relations, documents,
@@ -31,13 +31,16 @@ pub fn run(args: &CandidatesArgs) -> Result<i32, String> {
         return Err(format!("--format {:?}: expected lines or jsonl", args.format));
     }
     let path = config::store_path(&args.store)?;
-    let g = SqliteStore::open_existing(&path).and_then(|mut s| s.load()).map_err(|e| e.to_string())?;
+    output::check(args.output.as_deref(), &args.store, &path)?;
+    let g = store_open::for_reading(&path)?.load().map_err(|e| store_open::reading_error(&path, &e))?;
+    let mut out = output::open_output(args.output.as_deref(), "--output")?;
     let q = CandidateQuery { kind: args.kind.clone(), in_scope_only: args.in_scope, status: args.status.clone() };
     let rows = candidates(&g, &q, Timestamp::now());
     for r in &rows {
         let line =
             if args.format == "jsonl" { serde_json::to_string(r).map_err(|e| e.to_string())? } else { r.value.clone() };
-        super::print_line(&line)?;
+        output::write_line(&mut out, &line)?;
     }
+    output::finish(&mut out)?;
     Ok(if rows.is_empty() { exit::NOTHING } else { exit::FOUND })
 }

@@ -7,6 +7,7 @@ pub mod parse;
 pub mod plugins;
 pub mod robots;
 pub mod scan;
+pub mod scans;
 
 use std::io::Read;
 use std::path::Path;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use url::Url;
-use wellknown_core::{Origin, Timestamp};
+use wellknown_core::Origin;
 use wellknown_engine::{Engine, Record, Revealed, RunPlan, SystemClock, Unit, UnitKind};
 use wellknown_store::ingest::seed_rows;
 use wellknown_store::{SqliteStore, Store, UnitState};
@@ -14,8 +14,10 @@ use wellknown_store::{SqliteStore, Store, UnitState};
 use crate::args::ScanArgs;
 use crate::config::{self, Settings};
 use crate::exit;
+use crate::kept::{self, Kept};
+use crate::output::{self, FileKey};
 use crate::plan::StoredPlan;
-use crate::store_sink::StoreSink;
+use crate::store_open::{self, resume_command};
 use crate::transport::HttpTransport;
 
 /// One target line as written, and where it was read: `None` for an argument, `FILE:LINE` for
@@ -138,7 +140,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| PathBuf::from(config::DEFAULT_DB));
     check_output_clash(&settings, args, &db)?;
-    let mut writer = open_output(settings.output.as_deref(), &config::source(args, "output"))?;
+    let mut writer = output::open_output(settings.output.as_deref(), &config::source(args, "output"))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -147,18 +149,18 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         let _runtime = rt.enter();
         Signals::install()?
     };
-    let (stored, run_plan, store) = if args.resume {
-        resume(&settings, args, &db)?
+    let (stored, run_plan, store) = if let Some(wanted) = args.resume {
+        resume(&settings, args, &db, wanted)?
     } else {
         let (raw, interrupted) = rt.block_on(read_targets(args, &mut signals))?;
         let targets = parse_targets(&raw)?;
         if let Some(name) = interrupted {
-            let sink = if targets.is_empty() && settings.issuer.is_empty() {
+            let kept = if targets.is_empty() && settings.issuer.is_empty() {
                 None
             } else {
                 fresh(targets.clone(), &settings, &db)?.2
             };
-            return rt.block_on(interrupted_before_scan(name, &targets, sink, &mut writer, &settings, started));
+            return rt.block_on(interrupted_before_scan(name, &targets, kept, &mut writer, &settings, started));
         }
         fresh(targets, &settings, &db)?
     };
@@ -170,7 +172,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
 }
 
 /// A signal arrived while targets were still being read from standard input: nothing is
-/// requested; the targets read so far are in the store as an unfinished scan (`sink`, when any
+/// requested; the targets read so far are in the store as an unfinished scan (`kept`, when any
 /// was read and the store is on), and the `summary` record (`"interrupted": true`, `units` 0) is
 /// still written last. Returns [`exit::INTERRUPTED`].
 ///
@@ -178,7 +180,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
 async fn interrupted_before_scan(
     name: &str,
     targets: &[Origin],
-    sink: Option<StoreSink>,
+    kept: Option<Kept>,
     writer: &mut Box<dyn Write + Send>,
     settings: &Settings,
     started: std::time::Instant,
@@ -191,9 +193,10 @@ async fn interrupted_before_scan(
         ..wellknown_engine::Summary::default()
     };
     let rec = Record::Summary(summary.clone());
-    if let Some(sink) = sink {
-        sink.send(rec.clone()).await;
-        tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+    let resume = kept.as_ref().map(|k| resume_command(&k.db, k.id));
+    if let Some(kept) = kept {
+        kept.send(rec.clone()).await;
+        tokio::task::spawn_blocking(move || kept.finish()).await.map_err(|e| format!("store writer: {e}"))??;
     }
     // A closed pipe loses only the summary; the exit code still tells the interruption.
     let _ = serde_json::to_writer(&mut *writer, &rec)
@@ -205,64 +208,35 @@ async fn interrupted_before_scan(
     }
     let what = match distinct.len() {
         0 => "no target had been read; nothing was scanned".to_string(),
-        n if settings.store => {
-            format!("{n} target(s) read, none scanned; `wellknown scan --resume` scans them")
-        }
-        n => format!("{n} target(s) read, none scanned"),
+        n => match &resume {
+            Some(resume) => format!("{n} target(s) read, none scanned; `{resume}` scans them"),
+            None => format!("{n} target(s) read, none scanned (no store: nothing to resume)"),
+        },
     };
     crate::note!("wellknown: interrupted by {name} while reading targets from standard input: {what}");
     Ok(exit::INTERRUPTED)
 }
 
-/// The JSON Lines destination: `--output FILE`, or standard output when absent or `-` (as Unix
-/// tools read it). Opened before the store and before any request, so a bad path fails early.
-/// `source` names where the path came from (`--output`, or a configuration key: see
-/// [`config::source`]).
-///
-/// Errors: the file cannot be created, with its path and source.
-pub fn open_output(path: Option<&Path>, source: &str) -> Result<Box<dyn Write + Send>, String> {
-    match path {
-        Some(p) if p != Path::new("-") => {
-            let f = std::fs::File::create(p).map_err(|e| {
-                if source.starts_with("--") {
-                    format!("creating {source} {}: {e}", p.display())
-                } else {
-                    format!("{source}: creating {}: {e}", p.display())
-                }
-            })?;
-            Ok(Box::new(std::io::BufWriter::new(f)))
-        }
-        _ => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),
-    }
-}
-
-/// Refuses an `--output` (flag, variable or file key) that is the same file as one the scan reads
-/// or keeps: the store (and its `-wal`/`-shm` companions) when the store is on, the `--list` file,
-/// a `ca_cert` file or the configuration file. Checked before anything is opened or truncated, so
-/// `-o wellknown.db` or `--list l.txt -o l.txt` destroys nothing.
-///
-/// Files that exist are compared by their canonical path (and, on Unix, device and inode, which
-/// catches hard links); a file that does not exist yet by its absolute path.
+/// Refuses an `--output` (flag, variable or file key) that is the store or any SQLite database
+/// ([`output::refuse_database_output`], the rule every writer follows), or the same file as one the
+/// scan reads: the `--list` file, a `ca_cert` file or the configuration file; and a standard output
+/// that is the store file. Checked before anything is opened or truncated, so `-o wellknown.db` or
+/// `--list l.txt -o l.txt` destroys nothing.
 ///
 /// Errors: one line naming both settings and paths.
 fn check_output_clash(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(), String> {
     let Some(out) = settings.output.as_deref().filter(|p| *p != Path::new("-")) else {
-        return Ok(());
+        return if settings.store { output::refuse_store_as_stdout(db) } else { Ok(()) };
     };
+    let db_source = match config::source(args, "db") {
+        s if s == "db" => format!("the store {}", db.display()),
+        s if s.starts_with("--") => format!("{s} {}", db.display()),
+        s => format!("{s} (the store) {}", db.display()),
+    };
+    let out_source = config::source(args, "output");
+    let out_source = if out_source.starts_with("--") { out_source } else { format!("{out_source} (the output)") };
+    output::refuse_database_output(&out_source, out, settings.store.then_some((db_source.as_str(), db)))?;
     let mut guarded: Vec<(String, PathBuf)> = Vec::new();
-    if settings.store {
-        let db_source = match config::source(args, "db") {
-            s if s == "db" => format!("the store (default) {}", db.display()),
-            s if s.starts_with("--") => format!("{s} {}", db.display()),
-            s => format!("{s} (the store) {}", db.display()),
-        };
-        guarded.push((db_source.clone(), db.to_path_buf()));
-        for suffix in ["-wal", "-shm", "-journal"] {
-            let mut p = db.as_os_str().to_owned();
-            p.push(suffix);
-            guarded.push((format!("{db_source} (its {suffix} file)"), PathBuf::from(p)));
-        }
-    }
     if let Some(l) = &args.list {
         guarded.push((format!("--list {}", l.display()), l.clone()));
     }
@@ -277,9 +251,6 @@ fn check_output_clash(settings: &Settings, args: &ScanArgs, db: &Path) -> Result
     let out_key = FileKey::of(out);
     for (what, path) in guarded {
         if out_key.same_as(&FileKey::of(&path)) {
-            let out_source = config::source(args, "output");
-            let out_source =
-                if out_source.starts_with("--") { out_source } else { format!("{out_source} (the output)") };
             return Err(format!(
                 "{out_source} {} is the same file as {what}: writing JSON Lines there would destroy it; give another \
                  output file (or `-` for standard output)",
@@ -290,52 +261,8 @@ fn check_output_clash(settings: &Settings, args: &ScanArgs, db: &Path) -> Result
     Ok(())
 }
 
-/// What identifies a file for [`check_output_clash`].
-struct FileKey {
-    path: PathBuf,
-    #[cfg(unix)]
-    inode: Option<(u64, u64)>,
-}
-
-impl FileKey {
-    fn of(p: &Path) -> FileKey {
-        let path = std::fs::canonicalize(p)
-            .or_else(|_| {
-                // Not there yet: its directory's canonical path and its name.
-                match (p.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }), p.file_name()) {
-                    (Some(d), Some(name)) => std::fs::canonicalize(d).map(|d| d.join(name)),
-                    _ => std::path::absolute(p),
-                }
-            })
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf());
-        #[cfg(unix)]
-        let inode = {
-            use std::os::unix::fs::MetadataExt;
-            std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
-        };
-        FileKey {
-            path,
-            #[cfg(unix)]
-            inode,
-        }
-    }
-
-    fn same_as(&self, other: &FileKey) -> bool {
-        #[cfg(unix)]
-        if let (Some(a), Some(b)) = (self.inode, other.inode) {
-            return a == b;
-        }
-        self.path == other.path
-    }
-}
-
 /// A new scan of `targets`, its plan stored with the scan.
-fn fresh(
-    targets: Vec<Origin>,
-    settings: &Settings,
-    db: &Path,
-) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
+fn fresh(targets: Vec<Origin>, settings: &Settings, db: &Path) -> Result<(StoredPlan, RunPlan, Option<Kept>), String> {
     if targets.is_empty() && settings.issuer.is_empty() {
         return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
     }
@@ -353,24 +280,18 @@ fn fresh(
     for i in &stored.issuers {
         seeds.push(Unit::issuer(Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}"))?));
     }
-    let sink = if settings.store {
-        let mut store = SqliteStore::open(db).map_err(|e| store_error(db, &e))?;
+    let kept = if settings.store {
+        // Opened and checked before any request: a store that cannot be used costs no traffic.
+        let mut store = store_open::for_scanning(db)?;
+        if let Some(line) = kept::unfinished_note(&mut store, db)? {
+            crate::note!("{line}");
+        }
         let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;
-        let id = store.begin_scan(Timestamp::now(), &plan, &seed_rows(&seeds)).map_err(|e| store_error(db, &e))?;
-        Some(StoreSink::start(store, id))
+        Some(Kept::begin(store, db, &plan, &seed_rows(&seeds))?)
     } else {
         None
     };
-    Ok((stored, RunPlan { seeds, ..RunPlan::default() }, sink))
-}
-
-/// One line saying which store failed and what to do instead (checked before any request).
-fn store_error(db: &Path, e: &dyn std::fmt::Display) -> String {
-    let e = e.to_string().replace('\n', " ");
-    format!(
-        "cannot use the store {}: {e}; give --db PATH (a writable location) or --no-store (JSON Lines only)",
-        db.display()
-    )
+    Ok((stored, RunPlan { seeds, ..RunPlan::default() }, kept))
 }
 
 /// The plan settings (`scope`, `probes`, `issuer`, `depth`, `max_hops`, `max_verify`,
@@ -412,19 +333,46 @@ fn check_plan_unchanged(stored: &StoredPlan, settings: &Settings, args: &ScanArg
     Ok(())
 }
 
-/// `--resume`: the last unfinished scan's plan, its finished units skipped, the others redone.
-fn resume(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(StoredPlan, RunPlan, Option<StoreSink>), String> {
+/// `--resume [SCAN_ID]`: the scan `wanted`, or the most recent unfinished one no running process
+/// holds ([`kept::scan_to_resume`]); its plan, its finished units skipped, the others redone. The
+/// store is checked and the scan's lease taken (refused while another process runs it) before any
+/// request.
+fn resume(
+    settings: &Settings,
+    args: &ScanArgs,
+    db: &Path,
+    wanted: Option<i64>,
+) -> Result<(StoredPlan, RunPlan, Option<Kept>), String> {
     if !settings.store {
         return Err("--resume needs the store (it cannot be combined with --no-store)".into());
     }
-    let mut store = SqliteStore::open_existing(db).map_err(|e| e.to_string())?;
-    let Some(row) = store.last_unfinished_scan().map_err(|e| e.to_string())? else {
-        return Err(format!("nothing to resume: the last scan in {} finished", db.display()));
-    };
+    if !db.is_file() {
+        return Err(format!("nothing to resume: no store at {} (give --db PATH)", db.display()));
+    }
+    let mut store = store_open::for_scanning(db)?;
+    let row = kept::scan_to_resume(&mut store, db, wanted)?;
+    let lease = Kept::lease(&mut store, db, row.id)?;
+    match resume_plan(&mut store, &row, settings, args, db) {
+        Ok((stored, plan)) => Ok((stored, plan, Some(Kept::start(store, db, row.id, &lease)?))),
+        Err(e) => {
+            kept::release(&mut store, row.id, &lease);
+            Err(e)
+        }
+    }
+}
+
+/// The stored plan of scan `row` (checked against the settings) and its run plan.
+fn resume_plan(
+    store: &mut SqliteStore,
+    row: &wellknown_store::ScanRow,
+    settings: &Settings,
+    args: &ScanArgs,
+    db: &Path,
+) -> Result<(StoredPlan, RunPlan), String> {
     let stored: StoredPlan =
         serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
     check_plan_unchanged(&stored, settings, args)?;
-    let units = store.units(row.id).map_err(|e| e.to_string())?;
+    let units = store.units(row.id).map_err(|e| store_open::scan_error(db, &e))?;
     let mut plan = RunPlan::default();
     for u in &units {
         let Some(kind) = UnitKind::parse(&u.kind) else { continue };
@@ -442,7 +390,7 @@ fn resume(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(StoredPlan
         }
     }
     if !settings.quiet {
-        let done = units.iter().filter(|u| u.state == UnitState::Done).count();
+        let (done, _) = kept::unit_counts(&units);
         crate::note!(
             "wellknown: resuming scan {} of {}: {done} unit(s) finished, {} to do",
             row.id,
@@ -450,17 +398,31 @@ fn resume(settings: &Settings, args: &ScanArgs, db: &Path) -> Result<(StoredPlan
             plan.seeds.len()
         );
     }
-    Ok((stored, plan, Some(StoreSink::start(store, row.id))))
+    Ok((stored, plan))
 }
 
 async fn scan(
     engine: Arc<Engine>,
     plan: RunPlan,
-    sink: Option<StoreSink>,
+    mut kept: Option<Kept>,
     mut writer: Box<dyn Write + Send>,
     (settings, net_stats): (&Settings, Arc<crate::progress::NetStats>),
     mut signals: Signals,
 ) -> Result<i32, String> {
+    // The heartbeat says so if another process took the scan over (this one was presumed dead):
+    // the scan stops as on a signal, so that one process runs it.
+    let lost = kept.as_mut().and_then(Kept::lost_lease);
+    let lost_lease = async move {
+        if let Some(rx) = lost
+            && let Ok(message) = rx.await
+        {
+            return message;
+        }
+        std::future::pending::<String>().await
+    };
+    tokio::pin!(lost_lease);
+    let mut lease_lost: Option<String> = None;
+    let resume = kept.as_ref().map(|k| resume_command(&k.db, k.id));
     let bar = crate::progress::start(engine.progress(), net_stats, settings.quiet);
     let (tx, mut rx) = mpsc::channel::<Record>(1024);
     // On SIGINT or SIGTERM the engine stops: units in flight are abandoned, and its summary
@@ -495,6 +457,13 @@ async fn scan(
                 }
                 continue;
             }
+            message = &mut lost_lease, if lease_lost.is_none() => {
+                if let Some(tx) = stop_tx.take() {
+                    let _ = tx.send(());
+                }
+                lease_lost = Some(message);
+                continue;
+            }
             () = &mut reader_gone => {
                 // `| head -1` has exited while no record was due (units waiting on servers): stop
                 // now rather than at the next write, as a failed write would.
@@ -505,8 +474,8 @@ async fn scan(
         if let Record::Budget(b) = &rec {
             budgets.note(b, &bar, settings.quiet);
         }
-        if let Some(sink) = &sink {
-            sink.send(rec.clone()).await;
+        if let Some(kept) = &kept {
+            kept.send(rec.clone()).await;
         }
         // Records are written whole; a closed pipe (`| head`) stops the scan. The output is flushed
         // at the end of each unit (its `origin` record): a killed scan leaves every finished unit's
@@ -525,24 +494,29 @@ async fn scan(
     }
     bar.finish_and_clear();
     budgets.finish(settings.quiet);
-    if interrupted.is_some() || write_error.is_some() {
+    if interrupted.is_some() || write_error.is_some() || lease_lost.is_some() {
         // Stop fetching; what was received is flushed and stored, and the scan stays unfinished in
         // the store so `wellknown scan --resume` can complete it.
         if write_error.is_some() || forced {
             scan_task.abort();
         }
         let outcome = scan_task.await.ok();
-        if let Some(sink) = sink {
-            tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+        if let Some(kept) = kept {
+            tokio::task::spawn_blocking(move || kept.finish()).await.map_err(|e| format!("store writer: {e}"))??;
         }
         let flushed = writer.flush();
+        if let Some(message) = lease_lost {
+            return Err(message);
+        }
         if let Some(name) = interrupted {
             if let (Some(o), false) = (&outcome, settings.quiet) {
                 crate::note!("{}", summary_line(&o.summary, &o.unreachable));
             }
-            crate::note!(
-                "wellknown: interrupted by {name}; records written so far are complete; `wellknown scan --resume` finishes the scan"
-            );
+            let next = match &resume {
+                Some(resume) => format!("`{resume}` finishes the scan"),
+                None => "no store (--no-store): nothing to resume; run the scan again to finish it".to_string(),
+            };
+            crate::note!("wellknown: interrupted by {name}; records written so far are complete; {next}");
             return Ok(exit::INTERRUPTED);
         }
         return match write_error.or(flushed.err()) {
@@ -551,8 +525,8 @@ async fn scan(
         };
     }
     let outcome = scan_task.await.map_err(|e| format!("scan task failed: {e}"))?;
-    if let Some(sink) = sink {
-        tokio::task::spawn_blocking(move || sink.finish()).await.map_err(|e| format!("store writer: {e}"))??;
+    if let Some(kept) = kept {
+        tokio::task::spawn_blocking(move || kept.finish()).await.map_err(|e| format!("store writer: {e}"))??;
     }
     if let Err(e) = writer.flush()
         && e.kind() != std::io::ErrorKind::BrokenPipe

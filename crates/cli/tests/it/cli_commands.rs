@@ -208,3 +208,56 @@ fn a_bad_listed_target_names_its_file_and_line() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.starts_with("wellknown: error: target \"https://[::1\": "), "{err}");
 }
+
+/// The help block of `flag` in a `--help` text, its lines joined by single spaces.
+fn help_of(help: &str, flag: &str) -> String {
+    let named = |l: &str| {
+        let l = l.trim_start();
+        l.starts_with(&format!("{flag} ")) || (l.starts_with('-') && l.contains(&format!(", {flag} ")))
+    };
+    let mut lines = help.lines().skip_while(|l| !named(l));
+    let first = lines.next().unwrap_or_else(|| panic!("{flag} not in help:\n{help}"));
+    let mut block = vec![first.trim().to_string()];
+    block.extend(
+        lines.take_while(|l| !l.trim_start().starts_with('-') && !l.trim().is_empty()).map(|l| l.trim().into()),
+    );
+    block.join(" ")
+}
+
+/// `wellknown scan --help` shows the default of every setting, and the defaults shown are the ones
+/// in force (`Settings::default()`).
+#[test]
+fn scan_help_shows_every_default() {
+    let out = wellknown(&["scan", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    let d = wellknown::config::Settings::default();
+    let ua = format!("`{}`", wellknown_http::DEFAULT_USER_AGENT.replace(env!("CARGO_PKG_VERSION"), "VERSION"));
+    let cases: [(&str, String); 14] = [
+        ("--concurrency", d.concurrency.to_string()),
+        ("--per-host", d.per_host.to_string()),
+        ("--rate", d.rate.to_string()),
+        ("--connect-timeout", d.connect_timeout.to_string()),
+        ("--timeout", d.timeout.to_string()),
+        ("--max-hops", d.max_hops.to_string()),
+        ("--max-verify", d.max_verify.to_string()),
+        ("--depth", d.depth.to_string()),
+        ("--user-agent", ua),
+        ("--db", format!("./{}", wellknown::config::DEFAULT_DB)),
+        ("--config", "./wellknown.toml, if present".into()),
+        ("--scope", "the registrable domains of the targets".into()),
+        ("--probe", "every registered probe".into()),
+        ("--output", "standard output".into()),
+    ];
+    for (flag, value) in cases {
+        let block = help_of(&help, flag);
+        assert!(block.contains(&format!("[default: {value}]")), "{flag}: {block}");
+    }
+    for (cmd, flag, value) in
+        [("diff", "--format", "text"), ("candidates", "--format", "lines"), ("graph", "--format", "jsonl")]
+    {
+        let help = String::from_utf8(wellknown(&[cmd, "--help"]).stdout).unwrap();
+        assert!(help_of(&help, flag).contains(&format!("[default: {value}]")), "{cmd} {flag}");
+        assert!(help_of(&help, "--db").contains("[default: ./wellknown.db]"), "{cmd}");
+    }
+}

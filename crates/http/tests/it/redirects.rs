@@ -32,6 +32,12 @@ async fn redirect_server() -> std::net::SocketAddr {
                 let host = req.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or_default();
                 resp(302, &[("location", &format!("//user:pass@{host}/final"))], "")
             }
+            "/non-utf8" => {
+                let mut r = resp(302, &[], "");
+                r.headers_mut().insert("location", http::HeaderValue::from_bytes(b"/chan\xffge").unwrap());
+                r
+            }
+            "/chan%FFge" => resp(200, &[], "kept"),
             p if p.starts_with("/chain/") => {
                 let n: u32 = p["/chain/".len()..].parse().unwrap();
                 if n == 0 {
@@ -213,4 +219,16 @@ async fn unsupported_urls() {
     assert_eq!(class(&r), Some("unsupported_url"));
     let r = fetch_all(&f, &get("data:text/plain,hi".parse().unwrap())).await;
     assert_eq!(class(&r), Some("unsupported_url"));
+}
+
+/// A `Location` with a byte that is not UTF-8 is requested with that byte percent-encoded as it is
+/// (`/chan%FFge`, as curl does), not replaced by U+FFFD; the recorded URL is the one requested.
+#[tokio::test]
+async fn a_location_that_is_not_utf8_keeps_its_bytes() {
+    let addr = redirect_server().await;
+    let r = fetch_all(&fetcher(test_config()), &get(url(addr, "/non-utf8"))).await;
+    assert_eq!((class(&r), r.meta.status), (None, Some(200)));
+    assert_eq!(r.body, b"kept");
+    assert_eq!(r.meta.url.path(), "/chan%FFge");
+    assert_eq!(r.meta.redirect_chain.len(), 1);
 }

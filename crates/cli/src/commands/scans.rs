@@ -1,0 +1,78 @@
+//! `wellknown scans [--format text|jsonl]`: the scans of the store, for `scan --resume SCAN_ID` and
+//! `diff SCAN_A SCAN_B`.
+
+use serde_json::json;
+use wellknown_store::Store;
+
+use crate::args::ScansArgs;
+use crate::exit;
+use crate::kept::{running, unit_counts};
+use crate::{config, output, store_open};
+
+/// Lists every scan, oldest first: id, start, state (`finished` with its time, `unfinished`, or
+/// `running` with the process that holds it), units done and pending, and targets (with the
+/// issuers given). `jsonl`: `{"id","started_at","finished_at","state","running":{"pid","host",
+/// "expires_at"}|null,"units":{"done","pending","total"},"targets","issuers"}`. Exit 0 when the
+/// store holds a scan, 1 when it holds none.
+pub fn run(args: &ScansArgs) -> Result<i32, String> {
+    if !matches!(args.format.as_str(), "text" | "jsonl") {
+        return Err(format!("--format {:?}: expected text or jsonl", args.format));
+    }
+    let path = config::store_path(&args.store)?;
+    output::check(None, &args.store, &path)?;
+    let mut store = store_open::for_reading(&path)?;
+    let read = |e: wellknown_store::StoreError| store_open::reading_error(&path, &e);
+    let scans = store.scans().map_err(read)?;
+    let leases = store.leases().map_err(read)?;
+    let mut out = output::open_output(None, "--output")?;
+    if args.format == "text" && !scans.is_empty() {
+        output::write_line(&mut out, "ID  STARTED               STATE                         DONE  PENDING  TARGETS")?;
+    }
+    for s in &scans {
+        let units = store.units(s.id).map_err(read)?;
+        let (done, pending) = unit_counts(&units);
+        let holder = if s.finished_at.is_none() { running(&leases, s.id) } else { None };
+        let state = match (&s.finished_at, &holder) {
+            (Some(_), _) => "finished",
+            (None, Some(_)) => "running",
+            (None, None) => "unfinished",
+        };
+        let list = |key: &str| -> Vec<String> {
+            s.plan[key]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                .unwrap_or_default()
+        };
+        let (targets, issuers) = (list("targets"), list("issuers"));
+        let line = if args.format == "jsonl" {
+            json!({
+                "id": s.id,
+                "started_at": s.started_at,
+                "finished_at": s.finished_at,
+                "state": state,
+                "running": holder.as_ref().map(|l| json!({"pid": l.pid, "host": l.host, "expires_at": l.expires_at})),
+                "units": {"done": done, "pending": pending, "total": units.len()},
+                "targets": targets,
+                "issuers": issuers,
+            })
+            .to_string()
+        } else {
+            let state = match (&s.finished_at, &holder) {
+                (Some(at), _) => format!("finished {at:.0}"),
+                (None, Some(l)) => format!("running (pid {} on {})", l.pid, l.host),
+                (None, None) => "unfinished".to_string(),
+            };
+            let mut named: Vec<String> = targets.iter().chain(&issuers).cloned().collect();
+            let more = named.len().saturating_sub(3);
+            named.truncate(3);
+            let mut names = named.join(" ");
+            if more > 0 {
+                names.push_str(&format!(" (+{more})"));
+            }
+            format!("{:<3} {:<21} {:<29} {done:>4} {pending:>8}  {names}", s.id, format!("{:.0}", s.started_at), state)
+        };
+        output::write_line(&mut out, &line)?;
+    }
+    output::finish(&mut out)?;
+    Ok(if scans.is_empty() { exit::NOTHING } else { exit::FOUND })
+}
