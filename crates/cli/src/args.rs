@@ -67,8 +67,8 @@ pub struct ScanArgs {
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
     /// Units (origins, issuers) scanned in parallel (1 to 10000) [default: 256]. One unit's own
-    /// documents are fetched concurrently too, each request waiting for its host's --per-host and
-    /// --rate budget.
+    /// documents are fetched concurrently too, each request waiting for its host's politeness
+    /// budget (requests in flight and starts per second to one host).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]
     pub concurrency: Option<usize>,
     /// Maximum concurrent requests to one host (1 to 100) [default: 2].

@@ -233,8 +233,16 @@ fn scan_help_shows_every_default() {
     let help = String::from_utf8(out.stdout).unwrap();
     let d = wellknown::config::Settings::default();
     let ua = format!("`{}`", wellknown_http::DEFAULT_USER_AGENT.replace(env!("CARGO_PKG_VERSION"), "VERSION"));
-    let cases: [(&str, String); 14] = [
+    let cases: [(&str, String); 22] = [
         ("--concurrency", d.concurrency.to_string()),
+        ("--origin-budget", d.origin_budget.to_string()),
+        ("--max-follow-ups", d.max_follow_ups.to_string()),
+        ("--max-candidates", d.max_candidates.to_string()),
+        ("--max-revealed-per-document", d.max_revealed_per_document.to_string()),
+        ("--max-revealed", d.max_revealed.to_string()),
+        ("--max-vhost-tries", d.max_vhost_tries.to_string()),
+        ("--min-rate", d.min_rate.to_string()),
+        ("--slow-grace", d.slow_grace.to_string()),
         ("--per-host", d.per_host.to_string()),
         ("--rate", d.rate.to_string()),
         ("--connect-timeout", d.connect_timeout.to_string()),
