@@ -13,12 +13,19 @@
 //! logged (host, method, path and query) so tests can prove what was, and was not, requested.
 //!
 //! The server binds to 127.0.0.1 only.
+//!
+//! Besides the server: [`DelayProxy`], a TCP proxy that adds a round trip of latency to every
+//! connection (the scan benchmark's `--latency`), and [`plain_fetch`], the plain async fetcher that
+//! benchmark compares the scan with.
 
 mod content_type;
+mod delay_proxy;
+pub mod plain_fetch;
 mod server;
 mod tls;
 
 pub use content_type::guess_content_type;
+pub use delay_proxy::{DelayProxy, ProxyCounters};
 pub use server::{FixtureServer, RequestLog, Served};
 pub use tls::TestCa;
 
