@@ -53,6 +53,19 @@ pub fn cargo(args: &[&str]) -> anyhow::Result<()> {
     let root = workspace_root();
     let mut cmd = Command::new(cargo);
     cmd.args(args).current_dir(&root);
+    // `cargo run` gave this process the xtask package's variables (CARGO_MANIFEST_DIR, CARGO_PKG_*,
+    // ...). Passed on, they differ from a shell's, and build scripts that watch them (ring's
+    // `rerun-if-env-changed=CARGO_MANIFEST_DIR`) would rebuild ring, rustls and everything above
+    // them: minutes of release build for nothing.
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        if ["CARGO_MANIFEST_", "CARGO_PKG_", "CARGO_CRATE_", "CARGO_BIN_", "CARGO_PRIMARY_PACKAGE"]
+            .iter()
+            .any(|p| k.starts_with(p))
+        {
+            cmd.env_remove(&key);
+        }
+    }
     if std::env::var_os("CARGO_TARGET_DIR").is_some() {
         // The same directory the tasks then look in, even when the variable is relative.
         cmd.env("CARGO_TARGET_DIR", dist::target_dir(&root));
