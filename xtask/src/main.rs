@@ -2,6 +2,9 @@
 //!
 //! * `demo` — serve the real-world fixture sites on loopback and scan them with the binary: the main
 //!   job on real input, on a machine without internet.
+//! * `bench-scan [--origins N] ...` — the whole-scan benchmark on loopback (throughput against a wrk
+//!   ceiling); with `--latency MS`, behind a delay proxy against a lower bound and a plain fetcher
+//!   (docs/benchmarks/scan.md).
 //! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings` (the fuzz targets too),
 //!   the test suite, docs
 //!   (`.ci/run` runs `cargo test --workspace` itself, then `ci --no-test`).
@@ -11,6 +14,7 @@
 //! * `diagnostics [--check]` — regenerate (or check) `docs/diagnostics.md` from the code constants.
 
 mod archive;
+mod bench_latency;
 mod bench_scan;
 mod demo;
 mod diagnostics;
@@ -18,6 +22,7 @@ mod dist;
 #[cfg(test)]
 mod docs_tests;
 mod iana;
+mod latency_bound;
 mod new_plugin;
 mod registry;
 
@@ -35,7 +40,7 @@ fn main() {
         Some("diagnostics") => diagnostics::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <task>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  ci [--no-test]                      fmt, clippy -D warnings, tests, docs\n  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz\n  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in\n  registry                            IANA suffixes with and without a plugin\n  diagnostics [--check]               regenerate (or check) docs/diagnostics.md"
+                "usage: cargo xtask <task>\n\n  demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback\n  bench-scan [--origins N] [--latency MS [--runs K] [-- SCAN-ARGS...]]\n                                      the scan benchmark (docs/benchmarks/scan.md)\n  ci [--no-test]                      fmt, clippy -D warnings, tests, docs\n  dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz\n  new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in\n  registry                            IANA suffixes with and without a plugin\n  diagnostics [--check]               regenerate (or check) docs/diagnostics.md"
             );
             std::process::exit(2);
         }
