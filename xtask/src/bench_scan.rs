@@ -1,5 +1,6 @@
 //! `cargo xtask bench-scan [--origins N] [--concurrency N] [--seconds S]`: the scan benchmark of
-//! docs/benchmarks/scan.md.
+//! docs/benchmarks/scan.md. With `--latency MS`, the latency benchmark instead
+//! ([`crate::bench_latency`]).
 //!
 //! 1. Builds the release binaries (`wellknown`, `fixture-server`).
 //! 2. Lays out N fixture origins (`oNNNN.bench.test`, default 2,000) in `target/bench-scan/sites`,
@@ -32,23 +33,57 @@ struct Options {
     seconds: u32,
 }
 
-fn options(args: &[String]) -> anyhow::Result<Options> {
+/// The throughput benchmark's options, or the latency benchmark's (`--latency`).
+enum Mode {
+    Throughput(Options),
+    Latency(crate::bench_latency::Options),
+}
+
+const USAGE: &str = "bench-scan [--origins N] [--concurrency N] [--seconds S] | bench-scan --latency MS [--origins N] [--runs K] [-- SCAN-ARGS...]";
+
+fn options(args: &[String]) -> anyhow::Result<Mode> {
     let mut o = Options { origins: 2000, concurrency: 16, seconds: 10 };
+    let (mut latency, mut runs, mut origins_given, mut throughput_only) = (None, 1, false, None);
+    let mut scan_args = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
         match a.as_str() {
-            "--origins" => o.origins = value()?.parse()?,
-            "--concurrency" => o.concurrency = value()?.parse()?,
-            "--seconds" => o.seconds = value()?.parse()?,
-            other => bail!("bench-scan: unknown argument {other:?} (--origins N, --concurrency N, --seconds S)"),
+            "--origins" => {
+                o.origins = value()?.parse()?;
+                origins_given = true;
+            }
+            "--concurrency" => {
+                o.concurrency = value()?.parse()?;
+                throughput_only = Some(a.clone());
+            }
+            "--seconds" => {
+                o.seconds = value()?.parse()?;
+                throughput_only = Some(a.clone());
+            }
+            "--latency" => latency = Some(value()?.parse::<u64>().context("--latency: milliseconds")?),
+            "--runs" => runs = value()?.parse::<usize>().context("--runs: a count")?.max(1),
+            "--" => scan_args = it.by_ref().cloned().collect(),
+            other => bail!("bench-scan: unknown argument {other:?} (usage: {USAGE})"),
         }
     }
-    Ok(o)
+    let Some(latency_ms) = latency else {
+        anyhow::ensure!(scan_args.is_empty() && runs == 1, "bench-scan: --runs and SCAN-ARGS need --latency");
+        return Ok(Mode::Throughput(o));
+    };
+    anyhow::ensure!((1..=60_000).contains(&latency_ms), "bench-scan: --latency takes 1 to 60000 milliseconds");
+    if let Some(flag) = throughput_only {
+        bail!("bench-scan: {flag} is for the throughput benchmark; with --latency, pass scan options after `--`");
+    }
+    let origins = if origins_given { o.origins } else { 1000 };
+    Ok(Mode::Latency(crate::bench_latency::Options { latency_ms, origins, runs, scan_args }))
 }
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let opts = options(args)?;
+    let opts = match options(args)? {
+        Mode::Throughput(o) => o,
+        Mode::Latency(o) => return crate::bench_latency::run(&o),
+    };
     ensure_wrk()?;
     cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;
     let root = workspace_root();
@@ -96,7 +131,7 @@ fn ensure_wrk() -> anyhow::Result<()> {
 }
 
 /// `work/sites/oNNNN.bench.test` -> a real-world fixture site, round robin. Returns `work/sites`.
-fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
+pub fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
     let mut real: Vec<PathBuf> = std::fs::read_dir(fixtures)?
         .flatten()
         .map(|e| e.path())
@@ -138,7 +173,8 @@ fn split_http(url: &str) -> Option<(String, String)> {
     Some((host.to_string(), path.to_string()))
 }
 
-fn peak_rss_kib(pid: u32) -> Option<u64> {
+/// The peak resident set (VmHWM) of process `pid` so far, KiB; `None` once it is gone.
+pub fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
@@ -285,4 +321,33 @@ fn measure(bin: &Path, work: &Path, (http, https): (u16, u16), ca: &Path, opts: 
     println!("  store: {} ({:.1} MiB)", db.display(), db_size as f64 / 1_048_576.0);
     print!("{wrk_out}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn latency_options() {
+        let Ok(Mode::Latency(o)) = options(&args(&["--latency", "50", "--runs", "3", "--", "--rate", "0"])) else {
+            panic!("latency mode expected");
+        };
+        assert_eq!((o.latency_ms, o.origins, o.runs, o.scan_args), (50, 1000, 3, args(&["--rate", "0"])));
+        let Ok(Mode::Latency(o)) = options(&args(&["--origins", "200", "--latency", "5"])) else { panic!() };
+        assert_eq!((o.origins, o.runs), (200, 1));
+        let Ok(Mode::Throughput(o)) = options(&args(&["--origins", "20"])) else { panic!("throughput mode expected") };
+        assert_eq!((o.origins, o.concurrency, o.seconds), (20, 16, 10));
+        for bad in [
+            &["--latency", "50", "--concurrency", "4"][..],
+            &["--runs", "2"],
+            &["--latency", "0"],
+            &["--", "--rate", "0"],
+        ] {
+            assert!(options(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
 }

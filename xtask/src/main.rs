@@ -2,6 +2,9 @@
 //!
 //! * `demo` — serve the real-world fixture sites on loopback and scan them with the binary: the main
 //!   job on real input, on a machine without internet.
+//! * `bench-scan [--origins N] ...` — the whole-scan benchmark on loopback (throughput against a wrk
+//!   ceiling); with `--latency MS`, behind a delay proxy against a lower bound and a plain fetcher
+//!   (docs/benchmarks/scan.md).
 //! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings` (the fuzz targets too),
 //!   the test suite, docs
 //!   (`.ci/run` runs `cargo test --workspace` itself, then `ci --no-test`).
@@ -11,6 +14,7 @@
 //! * `diagnostics [--check]` — regenerate (or check) `docs/diagnostics.md` from the code constants.
 
 mod archive;
+mod bench_latency;
 mod bench_scan;
 mod demo;
 mod diagnostics;
@@ -18,6 +22,7 @@ mod dist;
 #[cfg(test)]
 mod docs_tests;
 mod iana;
+mod latency_bound;
 mod new_plugin;
 mod registry;
 
@@ -28,7 +33,9 @@ use std::process::Command;
 const USAGE: &str = "usage: cargo xtask <task>
 
   demo [--release] [-- SCAN-ARGS...]  scan the fixture sites served on loopback (the README's first command)
-  bench-scan [--origins N]            loopback scan benchmark with peak RSS (minutes; not part of the tests)
+  bench-scan [--origins N] [--latency MS [--runs K] [-- SCAN-ARGS...]]
+                                      the scan benchmark with peak RSS (minutes; not part of the tests;
+                                      docs/benchmarks/scan.md)
   ci [--no-test]                      fmt, clippy -D warnings, tests, docs
   dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz
   new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in
