@@ -66,7 +66,7 @@ pub struct ScanArgs {
     /// Also probe this OAuth/OpenID issuer identifier (repeatable).
     #[arg(long, value_name = "URL")]
     pub issuer: Vec<String>,
-    /// Units (origins, issuers) scanned in parallel (1 to 10000) [default: 256]. One unit's own
+    /// Units (origins, issuers) scanned in parallel (1 to 10000) [default: 128]. One unit's own
     /// documents are fetched concurrently too, each request waiting for its host's politeness
     /// budget (requests in flight and starts per second to one host).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = concurrency_value)]

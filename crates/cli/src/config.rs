@@ -19,7 +19,7 @@ use crate::values::{self, Given};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Units (origins, issuers) scanned in parallel (default 256).
+    /// Units (origins, issuers) scanned in parallel (default 128).
     #[serde(deserialize_with = "values::de_concurrency")]
     pub concurrency: usize,
     /// Maximum concurrent requests to one host (default 2).
@@ -116,7 +116,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            concurrency: 256,
+            concurrency: 128,
             per_host: 2,
             rate: 5.0,
             connect_timeout: 10.0,

@@ -17,7 +17,7 @@ pub struct ScanConfig {
     pub probes: Vec<String>,
     /// Issuer identifiers given by the user (`--issuer`), probed by issuer-based probes.
     pub issuers: Vec<Url>,
-    /// Units (origins, issuers) scanned at once. Default 256: on a real network a unit spends most
+    /// Units (origins, issuers) scanned at once. Default 128: on a real network a unit spends most
     /// of its time waiting for round trips, and a waiting unit holds little memory.
     pub concurrency: usize,
     /// Documents of one unit fetched (and interpreted) at once: its probes, then its follow-ups as
@@ -101,7 +101,7 @@ impl std::fmt::Debug for ScanConfig {
 }
 
 impl Default for ScanConfig {
-    /// The command line's defaults: 256 units at once, 8 documents of a unit at once, 300 s per
+    /// The command line's defaults: 128 units at once, 8 documents of a unit at once, 300 s per
     /// unit, verification on (at most 1000 requests per unit, 4 at once), feedback depth 1,
     /// virtual-host attempts on, catch-all check on, robots.txt not obeyed.
     fn default() -> Self {
@@ -109,7 +109,7 @@ impl Default for ScanConfig {
             scope: Scope::default(),
             probes: Vec::new(),
             issuers: Vec::new(),
-            concurrency: 256,
+            concurrency: 128,
             unit_in_flight: 8,
             unit_budget: Duration::from_secs(300),
             max_candidates_per_unit: 200_000,
