@@ -98,7 +98,7 @@ impl DelayProxy {
     ///
     /// Errors: binding the listener failed.
     pub async fn start(upstream: SocketAddr, rtt: Duration) -> std::io::Result<DelayProxy> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let listener = crate::server::bind_loopback()?;
         let addr = listener.local_addr()?;
         let stats = Arc::new(Stats::default());
         let (stop, stop_rx) = watch::channel(false);

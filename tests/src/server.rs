@@ -96,7 +96,7 @@ impl FixtureServer {
         let log: RequestLog = Arc::new(Mutex::new(Vec::new()));
         let site = Arc::new(Site { root: root.clone(), log: Arc::clone(&log) });
         let (stop, stop_rx) = watch::channel(false);
-        let http = TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+        let http = bind_loopback().map_err(|e| e.to_string())?;
         let http_addr = http.local_addr().map_err(|e| e.to_string())?;
         tokio::spawn(accept_loop(http, None, Arc::clone(&site), stop_rx.clone()));
         let (mut https_addr, mut ca_pem) = (None, None);
@@ -122,7 +122,7 @@ impl FixtureServer {
             let mut config = config;
             config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
             let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-            let listener = TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+            let listener = bind_loopback().map_err(|e| e.to_string())?;
             https_addr = Some(listener.local_addr().map_err(|e| e.to_string())?);
             ca_pem = Some(ca.pem().to_string());
             tokio::spawn(accept_loop(listener, Some(acceptor), Arc::clone(&site), stop_rx));
@@ -133,6 +133,13 @@ impl FixtureServer {
     /// Every request answered so far.
     pub fn requests(&self) -> Vec<Served> {
         self.log.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The requests answered after the first `seen` (for a server binary that prints its log as it
+    /// grows, without copying all of it each time).
+    pub fn requests_since(&self, seen: usize) -> Vec<Served> {
+        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        log.get(seen..).map(<[Served]>::to_vec).unwrap_or_default()
     }
 
     /// The shared log (for a server binary that prints it).
@@ -149,6 +156,14 @@ impl FixtureServer {
         }
         v
     }
+}
+
+/// A listener on 127.0.0.1 (a free port) with a backlog of 4,096 connections (the kernel's
+/// `somaxconn` caps it), not tokio's 1,024: a benchmark opens thousands of connections at once.
+pub(crate) fn bind_loopback() -> std::io::Result<TcpListener> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    socket.listen(4096)
 }
 
 impl Drop for FixtureServer {

@@ -51,8 +51,10 @@ struct Politeness {
 struct Run {
     wall: f64,
     peak_kib: u64,
+    cpu: f64,
     requests: Vec<Served>,
-    connections: Option<u64>,
+    /// Connections the proxies accepted during the scan.
+    connections: u64,
     bound: Bound,
     summary: serde_json::Value,
 }
@@ -64,6 +66,8 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
     let bin = target.join("release");
     let work = target.join("bench-latency");
     let sites = lay_out(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins)?;
+    let targets = std::fs::read_to_string(work.join("targets.txt"))?;
+    let hosts: Vec<String> = targets.lines().map(crate::latency_bound::host_of).collect();
     let politeness = politeness(&root, &opts.scan_args)?;
     let model = Model { rtt: opts.latency_ms as f64 / 1000.0, per_host: politeness.per_host, rate: politeness.rate };
 
@@ -85,7 +89,7 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
         let (http, https) =
             addr("http=").zip(addr("https=")).with_context(|| format!("fixture-server said {first:?}"))?;
         let proxies = (http, https);
-        let mut log = Log { path: log_path.clone(), seen: 0 };
+        let mut log = Log { path: log_path.clone(), seen: 0, connections: 0 };
         let mut runs = Vec::new();
         for i in 0..opts.runs.max(1) {
             let run = scan(&bin, &work, &proxies, &ca, opts, &model, &mut log)?;
@@ -93,7 +97,7 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
             runs.push(run);
         }
         let baseline = plain_fetch(&bin, &work, &proxies, &ca, &politeness, &runs[0].requests, &mut log)?;
-        report(opts, &politeness, &model, &runs, &baseline);
+        report(opts, &politeness, &model, &hosts, &runs, &baseline);
         Ok(())
     })();
     let _ = server.kill();
@@ -145,6 +149,8 @@ struct Log {
     path: PathBuf,
     /// Lines already taken.
     seen: usize,
+    /// The proxies' connection count as last printed (a `proxy connections=N` line).
+    connections: u64,
 }
 
 impl Log {
@@ -159,6 +165,9 @@ impl Log {
             if last == Some(n) {
                 let lines: Vec<String> = text.lines().skip(self.seen).map(str::to_string).collect();
                 self.seen = n;
+                if let Some(c) = connections_in(&lines) {
+                    self.connections = c;
+                }
                 return Ok(lines);
             }
             last = Some(n);
@@ -166,32 +175,58 @@ impl Log {
     }
 }
 
-/// The requests and the proxies' connection count (the last `proxy connections=N` line) of a cut.
-fn requests_of(lines: &[String]) -> (Vec<Served>, Option<u64>) {
-    let served = lines.iter().filter_map(|l| Served::parse(l)).collect();
-    let connections = lines
+/// The requests of a cut.
+fn requests_of(lines: &[String]) -> Vec<Served> {
+    lines.iter().filter_map(|l| Served::parse(l)).collect()
+}
+
+/// The proxies' connection count in the last `proxy connections=N` line of a cut.
+fn connections_in(lines: &[String]) -> Option<u64> {
+    lines
         .iter()
         .rev()
         .find_map(|l| l.strip_prefix("proxy connections="))
         .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok());
-    (served, connections)
+        .and_then(|n| n.parse().ok())
 }
 
-/// Runs `child` to its end, sampling its peak RSS; returns (wall seconds, peak KiB, status).
-fn watch(mut child: Child, started: Instant) -> anyhow::Result<(f64, u64, std::process::ExitStatus)> {
+/// A child process run to its end.
+struct Watched {
+    /// Seconds from `started`.
+    wall: f64,
+    /// Peak resident set, KiB.
+    peak_kib: u64,
+    /// User and system CPU seconds, as last sampled (at most 20 ms before it exited).
+    cpu: f64,
+    status: std::process::ExitStatus,
+}
+
+/// Runs `child` to its end, sampling its peak RSS and CPU time every 20 ms.
+fn watch(mut child: Child, started: Instant) -> anyhow::Result<Watched> {
     let pid = child.id();
-    let mut peak = 0;
+    let (mut peak_kib, mut cpu) = (0, 0.0);
     let status = loop {
         if let Some(kib) = peak_rss_kib(pid) {
-            peak = peak.max(kib);
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(c) = cpu_seconds(pid) {
+            cpu = c;
         }
         if let Some(s) = child.try_wait()? {
             break s;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Ok((started.elapsed().as_secs_f64(), peak, status))
+    Ok(Watched { wall: started.elapsed().as_secs_f64(), peak_kib, cpu, status })
+}
+
+/// utime + stime of `/proc/PID/stat` (fields 14 and 15), at the usual 100 ticks a second.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 fn scan(
@@ -208,8 +243,8 @@ fn scan(
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
     let output = work.join("scan.jsonl");
-    let before = log.cut()?;
-    let connections_before = requests_of(&before).1.unwrap_or(0);
+    log.cut()?;
+    let connections_before = log.connections;
     let mut cmd = Command::new(bin.join("wellknown"));
     cmd.arg("scan")
         .arg("--list")
@@ -235,14 +270,14 @@ fn scan(
     }
     let started = Instant::now();
     let child = cmd.spawn().context("running wellknown scan")?;
-    let (wall, peak_kib, status) = watch(child, started)?;
+    let Watched { wall, peak_kib, cpu, status } = watch(child, started)?;
     anyhow::ensure!(status.code().is_some_and(|c| c <= 1), "wellknown scan failed ({status})");
-    let (requests, connections) = requests_of(&log.cut()?);
+    let requests = requests_of(&log.cut()?);
     anyhow::ensure!(!requests.is_empty(), "the fixture server answered no request");
     let (records, summary) = read_records(&output)?;
     let bound = Bound::compute(model, &requests, &records);
-    let connections = connections.map(|c| c.saturating_sub(connections_before));
-    Ok(Run { wall, peak_kib, requests, connections, bound, summary })
+    let connections = log.connections.saturating_sub(connections_before);
+    Ok(Run { wall, peak_kib, cpu, requests, connections, bound, summary })
 }
 
 /// The scan's records, in two passes over the file (documents and verifications, then the
@@ -283,6 +318,7 @@ fn read_records(output: &Path) -> anyhow::Result<(Records, serde_json::Value)> {
 struct Baseline {
     wall: f64,
     peak_kib: u64,
+    cpu: f64,
     said: serde_json::Value,
     served: usize,
 }
@@ -317,14 +353,14 @@ fn plain_fetch(
         .context("running plain-fetch")?;
     // One line of output: it fits the pipe, so it is read once the child has exited.
     let mut stdout = child.stdout.take().context("plain-fetch stdout")?;
-    let (wall, peak_kib, status) = watch(child, started)?;
+    let Watched { wall, peak_kib, cpu, status } = watch(child, started)?;
     anyhow::ensure!(status.success(), "plain-fetch failed ({status})");
     let mut text = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut text)?;
     let said: serde_json::Value =
         serde_json::from_str(text.trim()).with_context(|| format!("plain-fetch said {text:?}"))?;
-    let served = requests_of(&log.cut()?).0.len();
-    Ok(Baseline { wall, peak_kib, said, served })
+    let served = requests_of(&log.cut()?).len();
+    Ok(Baseline { wall, peak_kib, cpu, said, served })
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -341,18 +377,20 @@ fn mib(kib: u64) -> f64 {
 }
 
 fn print_run(i: usize, run: &Run) {
-    let connections = run.connections.map_or_else(|| "?".into(), |c| c.to_string());
     println!(
-        "  run {i}: {:.2} s wall, peak RSS {:.1} MiB, {} requests, {connections} connections, bound {:.2} s, scan / bound {:.2}",
+        "  run {i}: {:.2} s wall, {:.1} s CPU, peak RSS {:.1} MiB, {} requests, {} connections, bound {:.2} s, scan / bound {:.2}",
         run.wall,
+        run.cpu,
         mib(run.peak_kib),
         run.requests.len(),
+        run.connections,
         run.bound.seconds(),
         run.wall / run.bound.seconds()
     );
 }
 
-fn report(opts: &Options, p: &Politeness, model: &Model, runs: &[Run], base: &Baseline) {
+/// `hosts`: the target hosts in list order.
+fn report(opts: &Options, p: &Politeness, model: &Model, hosts: &[String], runs: &[Run], base: &Baseline) {
     let wall = median(runs.iter().map(|r| r.wall).collect());
     let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
     let first = &runs[0];
@@ -368,9 +406,10 @@ fn report(opts: &Options, p: &Politeness, model: &Model, runs: &[Run], base: &Ba
         p.rate,
     );
     println!(
-        "  scan: median {wall:.2} s of {} run(s) ({}), peak RSS {:.1} MiB (largest)",
+        "  scan: median {wall:.2} s of {} run(s) ({}), median CPU {:.1} s, peak RSS {:.1} MiB (largest)",
         runs.len(),
         runs.iter().map(|r| format!("{:.2}", r.wall)).collect::<Vec<_>>().join(", "),
+        median(runs.iter().map(|r| r.cpu).collect()),
         mib(peak)
     );
     let gets = first.requests.iter().filter(|s| s.method == "GET").count();
@@ -389,6 +428,11 @@ fn report(opts: &Options, p: &Politeness, model: &Model, runs: &[Run], base: &Ba
             "  lower bound with {c} origins in flight (sum of host bounds / {c}): {at:.2} s; scan / that: {:.2}",
             wall / at
         );
+        let listed = first.bound.in_list_order(c, hosts);
+        println!(
+            "  not a bound: every host at exactly its bound, taken in list order by {c} slots: {listed:.2} s; scan / that: {:.2}",
+            wall / listed
+        );
     }
     for h in first.bound.hosts.iter().take(3) {
         println!(
@@ -403,11 +447,12 @@ fn report(opts: &Options, p: &Politeness, model: &Model, runs: &[Run], base: &Ba
         opts.latency_ms
     );
     println!(
-        "  plain fetcher (same {} requests, per host {}, rate {}/s, every host at once): {:.2} s, peak RSS {:.1} MiB, server answered {}; {}",
+        "  plain fetcher (same {} requests, per host {}, rate {}/s, every host at once): {:.2} s, {:.1} s CPU, peak RSS {:.1} MiB, server answered {}; {}",
         first.requests.len(),
         p.per_host,
         p.rate,
         base.wall,
+        base.cpu,
         mib(base.peak_kib),
         base.served,
         base.said

@@ -352,6 +352,26 @@ impl Bound {
         let sum: f64 = self.hosts.iter().map(HostBound::seconds).sum();
         self.seconds().max(sum / units.max(1) as f64)
     }
+
+    /// Not a bound: when each host took exactly its bound and the hosts were taken in `order` (the
+    /// target list; hosts not in it last) by `units` slots, each starting the next host as it frees
+    /// up, the time the last one ends. What a scan that works on one list position per slot costs
+    /// even with ideal origins: a slow origin late in the list starts late.
+    pub fn in_list_order(&self, units: usize, order: &[String]) -> f64 {
+        let by_host: HashMap<&str, f64> = self.hosts.iter().map(|h| (h.host.as_str(), h.seconds())).collect();
+        let listed: std::collections::HashSet<&str> = order.iter().map(String::as_str).collect();
+        let times = order
+            .iter()
+            .filter_map(|h| by_host.get(h.as_str()).copied())
+            .chain(self.hosts.iter().filter(|h| !listed.contains(h.host.as_str())).map(HostBound::seconds));
+        let mut slots = vec![0.0f64; units.max(1)];
+        for t in times {
+            // The slot that frees up first takes the next host.
+            let (i, _) = slots.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).unwrap_or((0, &0.0));
+            slots[i] += t;
+        }
+        slots.into_iter().fold(0.0, f64::max)
+    }
 }
 
 #[cfg(test)]
@@ -441,5 +461,22 @@ mod tests {
         assert_eq!(b.hosts.iter().map(|h| h.host.as_str()).collect::<Vec<_>>(), ["a.test", "b.test"]);
         // a.test: max(chain 0.15, rate 0.25, concurrency 0.15) = 0.25; b.test: 0.15.
         assert!(close(b.seconds(), 0.25) && close(b.at_concurrency(1), 0.40) && close(b.at_concurrency(16), 0.25));
+        // One slot: one after the other; two: side by side.
+        let order = ["b.test".to_string(), "a.test".to_string()];
+        assert!(close(b.in_list_order(1, &order), 0.40) && close(b.in_list_order(2, &order), 0.25));
+    }
+
+    #[test]
+    fn a_slow_host_late_in_the_list_starts_late() {
+        let log: Vec<Served> = ["200 GET https://a.test/1", "200 GET https://b.test/1", "200 GET https://c.test/1"]
+            .iter()
+            .chain(&["200 GET https://c.test/2"; 10])
+            .map(|l| Served::parse(l).unwrap())
+            .collect();
+        let b = Bound::compute(&MODEL, &log, &Records::default());
+        // c.test: 11 requests at 5 a second = 2.05 s; a and b 0.15 s each. Two slots: c starts when
+        // the first of a and b is done.
+        let order: Vec<String> = ["a.test", "b.test", "c.test"].iter().map(|s| s.to_string()).collect();
+        assert!(close(b.seconds(), 2.05) && close(b.in_list_order(2, &order), 2.20), "{b:?}");
     }
 }

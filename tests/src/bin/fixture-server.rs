@@ -98,11 +98,11 @@ fn main() {
     loop {
         std::thread::sleep(Duration::from_millis(200));
         if log {
-            let reqs = server.requests();
-            for r in reqs.iter().skip(seen) {
+            let reqs = server.requests_since(seen);
+            for r in &reqs {
                 eprintln!("{} {} {}://{}{}", r.status, r.method, r.scheme, r.host, r.path);
             }
-            seen = reqs.len();
+            seen += reqs.len();
             if let Some(p) = &proxies {
                 let now = p.describe();
                 if now != said {

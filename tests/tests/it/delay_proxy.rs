@@ -39,6 +39,8 @@ async fn a_request_through_the_proxy_pays_the_round_trips() {
 
     let log = server.requests();
     assert_eq!(log.len(), 1);
+    assert_eq!(server.requests_since(0), log);
+    assert!(server.requests_since(1).is_empty() && server.requests_since(7).is_empty());
     assert_eq!((log[0].host.as_str(), log[0].path.as_str(), log[0].status), ("www.google.com", "/robots.txt", 200));
 }
 
