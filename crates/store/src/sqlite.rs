@@ -503,12 +503,14 @@ fn opt_locator(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
-impl Store for SqliteStore {
-    fn begin_scan(
+impl SqliteStore {
+    /// Records a new scan, its seed units and (when given) its lease, in one transaction.
+    fn insert_scan(
         &mut self,
         started_at: Timestamp,
         plan: &serde_json::Value,
         seeds: &[UnitRow],
+        lease: Option<&Lease>,
     ) -> Result<ScanId, StoreError> {
         let tx = self.conn.transaction()?;
         let id: ScanId = tx.query_row(
@@ -516,11 +518,25 @@ impl Store for SqliteStore {
             params![ts(&started_at), plan.to_string()],
             |r| r.get(0),
         )?;
+        if let Some(lease) = lease {
+            lease::put(&tx, id, lease)?;
+        }
         for u in seeds {
             apply(&tx, &mut self.cache, id, &Write::Unit(u.clone()))?;
         }
         tx.commit()?;
         Ok(id)
+    }
+}
+
+impl Store for SqliteStore {
+    fn begin_scan(
+        &mut self,
+        started_at: Timestamp,
+        plan: &serde_json::Value,
+        seeds: &[UnitRow],
+    ) -> Result<ScanId, StoreError> {
+        self.insert_scan(started_at, plan, seeds, None)
     }
 
     fn begin_scan_with_lease(
@@ -530,18 +546,7 @@ impl Store for SqliteStore {
         seeds: &[UnitRow],
         lease: &Lease,
     ) -> Result<ScanId, StoreError> {
-        let tx = self.conn.transaction()?;
-        let id: ScanId = tx.query_row(
-            "INSERT INTO scans (started_at, plan) VALUES (?1, ?2) RETURNING id",
-            params![ts(&started_at), plan.to_string()],
-            |r| r.get(0),
-        )?;
-        lease::put(&tx, id, lease)?;
-        for u in seeds {
-            apply(&tx, &mut self.cache, id, &Write::Unit(u.clone()))?;
-        }
-        tx.commit()?;
-        Ok(id)
+        self.insert_scan(started_at, plan, seeds, Some(lease))
     }
 
     fn acquire_lease(
