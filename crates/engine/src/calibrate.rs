@@ -51,7 +51,9 @@ pub(crate) struct Calibration {
     well_known: Option<Answer>,
 }
 
-fn media(meta: &FetchMeta) -> Option<String> {
+/// The media type a response is compared on: its `Content-Type` before any parameter, trimmed
+/// and lower case, as sent (even when it is no valid media type).
+pub(crate) fn media(meta: &FetchMeta) -> Option<String> {
     let ct = meta.content_type.as_deref()?;
     Some(ct.split(';').next().unwrap_or(ct).trim().to_ascii_lowercase())
 }

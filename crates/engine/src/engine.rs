@@ -241,13 +241,9 @@ impl Engine {
                 () = stop.as_mut() => return true,
             }
         }
-        let mut by_unit: Vec<(String, Vec<crate::schedule::Retry>)> = Vec::new();
+        let mut by_unit: std::collections::BTreeMap<String, Vec<crate::schedule::Retry>> = Default::default();
         for r in retries {
-            let label = r.unit.label();
-            match by_unit.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, v)) => v.push(r),
-                None => by_unit.push((label, vec![r])),
-            }
+            by_unit.entry(r.unit.label()).or_default().push(r);
         }
         let mut tasks = JoinSet::new();
         let mut groups = by_unit.into_iter();

@@ -78,7 +78,7 @@ impl Engine {
                 UnitTarget::Origin(o) => self.config.scope.contains_host(o.host()),
                 UnitTarget::Issuer(u) => self.config.scope.contains_url(u),
             };
-            let unit = Unit { target, depth: run.depth + 1, revealed_by: Some(run.label.clone()) };
+            let unit = Unit { target, depth: run.unit.depth + 1, revealed_by: Some(run.label.clone()) };
             let over_budget = if run.revealed_in_document >= self.config.max_revealed_per_document {
                 Some(Budget::RevealedPerDocument)
             } else if run.revealed >= self.config.max_revealed_per_unit {

@@ -30,11 +30,11 @@ use crate::budget::{Budget, Spent};
 use crate::calibrate::{self, Calibration};
 use crate::compact::{Prepared, prepare};
 use crate::context::ScanContext;
-use crate::emit::{add_failure, answered};
+use crate::emit::add_failure;
 use crate::engine::Engine;
 use crate::record::{OriginRecord, Record};
 use crate::shared::{Shared, Visit, VisitKey, VisitOutcome, VisitWatch, lock};
-use crate::unit::{Unit, UnitKind, UnitTarget};
+use crate::unit::{Unit, UnitTarget};
 use crate::verifier::Verifier;
 
 /// Something the unit will fetch.
@@ -82,13 +82,9 @@ enum Cal {
 
 /// Per-unit bookkeeping.
 pub(crate) struct UnitRun {
-    unit: Unit,
+    pub unit: Unit,
+    /// `unit.label()`, made once.
     pub label: String,
-    pub kind: UnitKind,
-    pub depth: u32,
-    pub revealed_by: Option<String>,
-    /// The unit's origin (catch-all calibration applies to its documents); None for issuers.
-    origin: Option<Origin>,
     queue: VecDeque<Queued>,
     /// URLs of follow-ups queued (verification of the same URL waits for the document).
     pub follow_up_urls: HashSet<String>,
@@ -147,13 +143,6 @@ impl UnitRun {
         UnitRun {
             unit: unit.clone(),
             label: unit.label(),
-            kind: unit.kind(),
-            depth: unit.depth,
-            revealed_by: unit.revealed_by.clone(),
-            origin: match &unit.target {
-                UnitTarget::Origin(o) => Some(o.clone()),
-                UnitTarget::Issuer(_) => None,
-            },
             queue: VecDeque::new(),
             follow_up_urls: HashSet::new(),
             follow_ups_queued: 0,
@@ -169,6 +158,14 @@ impl UnitRun {
             spent: Spent::default(),
             verifier: Verifier::new((unit.kind(), unit.label())),
             inflight: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The unit's origin (catch-all calibration applies to its documents); None for an issuer.
+    fn origin(&self) -> Option<&Origin> {
+        match &self.unit.target {
+            UnitTarget::Origin(o) => Some(o),
+            UnitTarget::Issuer(_) => None,
         }
     }
 
@@ -270,7 +267,7 @@ impl Engine {
     /// The unit's `budget` records, then its `origin` record (last).
     async fn close_unit(&self, run: UnitRun, shared: &Shared, out: &mpsc::Sender<Record>) -> OriginRecord {
         self.progress.finished(&run.label);
-        let budgets = run.spent.records(run.kind, &run.label, &self.config);
+        let budgets = run.spent.records(run.unit.kind(), &run.label, &self.config);
         if !budgets.is_empty() {
             let mut t = lock(&shared.totals);
             t.units_over_budget += 1;
@@ -283,8 +280,8 @@ impl Engine {
         }
         let rec = OriginRecord {
             origin: run.label.clone(),
-            unit: run.kind,
-            depth: run.depth,
+            unit: run.unit.kind(),
+            depth: run.unit.depth,
             reachable: run.reachable,
             documents: run.documents,
             documents_elsewhere: run.documents_elsewhere,
@@ -362,7 +359,7 @@ impl Engine {
             }
         }
         let mut held: Vec<(u32, Vec<Prepared>)> = Vec::new();
-        let mut cal = if self.config.catch_all_check && run.origin.is_some() { Cal::Idle } else { Cal::Known(None) };
+        let mut cal = if self.config.catch_all_check && run.origin().is_some() { Cal::Idle } else { Cal::Known(None) };
         loop {
             // Released once every `First` document is emitted (none held for the calibration), so
             // their follow-ups are queued ahead.
@@ -423,12 +420,12 @@ impl Engine {
                     {
                         remember_rate_limited(run, &docs, probe, target, hop, shared);
                     }
-                    let needs = run.origin.as_ref().is_some_and(|o| docs.iter().any(|d| judged(o, &d.doc.meta)));
+                    let needs = run.origin().is_some_and(|o| docs.iter().any(|d| judged(o, &d.doc.meta)));
                     match (&cal, needs) {
                         (Cal::Idle, true) => {
                             cal = Cal::Running;
                             held.push((hop, docs));
-                            if let Some(origin) = run.origin.clone() {
+                            if let Some(origin) = run.origin().cloned() {
                                 self.start_calibration(origin, &mut jobs, (cx, shared));
                             }
                         }
@@ -472,7 +469,7 @@ impl Engine {
         (cx, shared, out): Io<'_>,
     ) {
         for doc in docs {
-            let catch_all = match (cal, &run.origin) {
+            let catch_all = match (cal, run.origin()) {
                 (Cal::Known(Some(c)), Some(o)) => judged(o, &doc.doc.meta) && c.matches(&doc.doc.meta),
                 _ => false,
             };
@@ -631,8 +628,7 @@ fn remember_rate_limited(
 /// True when a document is judged against its origin's calibration: fetched from the unit's own
 /// origin, answered 2xx in full.
 fn judged(origin: &Origin, meta: &wellknown_core::FetchMeta) -> bool {
-    answered(meta)
-        && meta.failure.is_none()
+    meta.failure.is_none()
         && meta.status.is_some_and(|s| (200..300).contains(&s))
         && Origin::from_url(&meta.requested_url).is_ok_and(|o| &o == origin)
 }

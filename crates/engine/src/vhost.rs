@@ -37,11 +37,7 @@ pub(crate) struct Baseline {
 impl Baseline {
     fn of(result: &FetchResult, name: &str) -> Option<Baseline> {
         let status = result.meta.status?;
-        let media = result
-            .meta
-            .content_type
-            .as_deref()
-            .map(|ct| ct.split(';').next().unwrap_or(ct).trim().to_ascii_lowercase());
+        let media = crate::calibrate::media(&result.meta);
         Some(Baseline { status, media, body: without(&result.body, name.as_bytes()) })
     }
 }
@@ -89,7 +85,7 @@ impl Engine {
         if !run.failures.iter().all(|c| c.starts_with("dns_")) {
             return None;
         }
-        let by = run.revealed_by.clone()?;
+        let by = run.unit.revealed_by.clone()?;
         let Host::Domain(name) = origin.host().clone() else { return None };
         let by_origin = Origin::parse_target(&by).ok()?;
         {
