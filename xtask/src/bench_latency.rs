@@ -238,31 +238,10 @@ fn scan(
     model: &Model,
     log: &mut Log,
 ) -> anyhow::Result<Run> {
-    let db = work.join("wellknown.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    let output = work.join("scan.jsonl");
     log.cut()?;
     let connections_before = log.connections;
-    let mut cmd = Command::new(bin.join("wellknown"));
-    cmd.arg("scan")
-        .arg("--list")
-        .arg(work.join("targets.txt"))
-        .args(["--allow-private", "--quiet"])
-        .arg("--connect-to")
-        .arg(format!(":443:{https}"))
-        .arg("--connect-to")
-        .arg(format!(":80:{http}"))
-        .arg("--ca-cert")
-        .arg(ca)
-        .arg("--db")
-        .arg(&db)
-        .arg("--output")
-        .arg(&output)
-        .args(&opts.scan_args)
-        .current_dir(work)
-        .stdin(Stdio::null());
+    let (mut cmd, output, _) = crate::bench_scan::scan_command(bin, work, (http, https), ca);
+    cmd.args(&opts.scan_args).current_dir(work);
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().to_ascii_uppercase().starts_with("WELLKNOWN_") {
             cmd.env_remove(k);

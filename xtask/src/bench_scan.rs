@@ -182,30 +182,42 @@ pub fn peak_rss_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-fn measure(bin: &Path, work: &Path, (http, https): (u16, u16), ca: &Path, opts: &Options) -> anyhow::Result<()> {
+/// The benchmarks' scan: `wellknown scan` of `work/targets.txt` with every origin's ports sent to
+/// the fixture server (`http`, `https`: `ADDR:PORT`), trusting its CA, a fresh store
+/// `work/wellknown.db` (the old one and its `-wal`/`-shm` removed) and output `work/scan.jsonl`.
+/// Returns the command (callers add their own options), the output path and the store path.
+pub fn scan_command(bin: &Path, work: &Path, (http, https): (&str, &str), ca: &Path) -> (Command, PathBuf, PathBuf) {
     let db = work.join("wellknown.db");
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
     let output = work.join("scan.jsonl");
-    let started = Instant::now();
-    let mut child = Command::new(bin.join("wellknown"))
-        .arg("scan")
+    let mut cmd = Command::new(bin.join("wellknown"));
+    cmd.arg("scan")
         .arg("--list")
         .arg(work.join("targets.txt"))
-        .args(["--allow-private", "--quiet", "--rate", "0"])
-        .args(["--concurrency", &opts.concurrency.to_string()])
+        .args(["--allow-private", "--quiet"])
         .arg("--connect-to")
-        .arg(format!(":443:127.0.0.1:{https}"))
+        .arg(format!(":443:{https}"))
         .arg("--connect-to")
-        .arg(format!(":80:127.0.0.1:{http}"))
+        .arg(format!(":80:{http}"))
         .arg("--ca-cert")
         .arg(ca)
         .arg("--db")
         .arg(&db)
         .arg("--output")
         .arg(&output)
-        .stdin(Stdio::null())
+        .stdin(Stdio::null());
+    (cmd, output, db)
+}
+
+fn measure(bin: &Path, work: &Path, (http, https): (u16, u16), ca: &Path, opts: &Options) -> anyhow::Result<()> {
+    let (http, https) = (format!("127.0.0.1:{http}"), format!("127.0.0.1:{https}"));
+    let (mut cmd, output, db) = scan_command(bin, work, (&http, &https), ca);
+    let started = Instant::now();
+    let mut child = cmd
+        .args(["--rate", "0"])
+        .args(["--concurrency", &opts.concurrency.to_string()])
         .spawn()
         .context("running wellknown scan")?;
     let pid = child.id();
