@@ -375,7 +375,7 @@ impl Engine {
                 }
             }
             let limits = (self.config.max_verifications_per_unit, self.config.verify_concurrency);
-            run.verifier.dispatch(cx, shared, &run.label, &run.follow_up_urls, true, limits, &mut run.spent);
+            run.verifier.dispatch(cx, shared, &run.follow_up_urls, true, limits, &mut run.spent);
             run.verifier.emit_ready(shared, out).await;
             if jobs.is_empty() && run.queue.is_empty() && after_first.is_empty() {
                 // Documents waiting for a calibration that never started cannot be: flush any.
@@ -587,7 +587,7 @@ impl Engine {
     async fn finish_verification(&self, run: &mut UnitRun, deadline: Instant, (cx, shared, out): Io<'_>) {
         let limits = (self.config.max_verifications_per_unit, self.config.verify_concurrency);
         loop {
-            run.verifier.dispatch(cx, shared, &run.label, &run.follow_up_urls, false, limits, &mut run.spent);
+            run.verifier.dispatch(cx, shared, &run.follow_up_urls, false, limits, &mut run.spent);
             run.verifier.emit_ready(shared, out).await;
             if run.verifier.is_idle() {
                 return;

@@ -70,12 +70,10 @@ impl Verifier {
     /// Dispatches pending URLs while fewer than `limit` requests are in flight. `follow_ups`: the
     /// unit's follow-up URLs (deferred while `discovering`); `discovering` false also releases the
     /// deferred ones.
-    #[allow(clippy::too_many_arguments)]
     pub fn dispatch(
         &mut self,
         cx: &ScanContext,
         shared: &Arc<Shared>,
-        label: &str,
         follow_ups: &HashSet<String>,
         discovering: bool,
         (max_requests, limit): (usize, usize),
@@ -86,6 +84,7 @@ impl Verifier {
             d.extend(self.pending.drain(..));
             self.pending = d.into();
         }
+        let label = self.unit.1.clone();
         while self.set.len() < limit.max(1) {
             let Some((kind, value)) = self.pending.pop_front() else { return };
             let Ok(url) = Url::parse(&value) else { continue };
@@ -93,7 +92,7 @@ impl Verifier {
                 // Not a candidate for verification (filtered when offered); never requested.
                 continue;
             }
-            let fetched = lock(&shared.fetched).get(&value).map(|f| verify::from_document(kind, &value, label, f));
+            let fetched = lock(&shared.fetched).get(&value).map(|f| verify::from_document(kind, &value, &label, f));
             if let Some(rec) = fetched {
                 shared.verdict_reached(&self.unit, self.seq, rec, 0);
                 self.seq += 1;
@@ -111,7 +110,7 @@ impl Verifier {
                 continue;
             }
             self.requests += 1;
-            let (cx, label) = (cx.clone(), label.to_string());
+            let (cx, label) = (cx.clone(), label.clone());
             let (shared, unit, at) = (Arc::clone(shared), self.unit.clone(), self.seq);
             self.seq += 1;
             self.set.spawn(async move {
