@@ -351,6 +351,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// `5/s`, or `none` for 0 (no spacing).
+fn rate_text(rate: f64) -> String {
+    if rate > 0.0 { format!("{rate}/s") } else { "none".into() }
+}
+
 fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }
@@ -376,13 +381,13 @@ fn report(opts: &Options, p: &Politeness, model: &Model, hosts: &[String], runs:
     let bound = first.bound.seconds();
     let concurrency = p.concurrency.map_or_else(|| "?".into(), |c| c.to_string());
     println!(
-        "bench-scan --latency {}: {} origins over HTTPS, {} ms round trip (delay proxy), scan defaults{}: concurrency {concurrency}, per host {}, rate {}/s",
+        "bench-scan --latency {}: {} origins over HTTPS, {} ms round trip (delay proxy), scan defaults{}: concurrency {concurrency}, per host {}, rate {}",
         opts.latency_ms,
         opts.origins,
         opts.latency_ms,
         if opts.scan_args.is_empty() { String::new() } else { format!(" with {}", opts.scan_args.join(" ")) },
         p.per_host,
-        p.rate,
+        rate_text(p.rate),
     );
     println!(
         "  scan: median {wall:.2} s of {} run(s) ({}), median CPU {:.1} s, peak RSS {:.1} MiB (largest)",
@@ -426,10 +431,10 @@ fn report(opts: &Options, p: &Politeness, model: &Model, hosts: &[String], runs:
         opts.latency_ms
     );
     println!(
-        "  plain fetcher (same {} requests, per host {}, rate {}/s, every host at once): {:.2} s, {:.1} s CPU, peak RSS {:.1} MiB, server answered {}; {}",
+        "  plain fetcher (same {} requests, per host {}, rate {}, every host at once): {:.2} s, {:.1} s CPU, peak RSS {:.1} MiB, server answered {}; {}",
         first.requests.len(),
         p.per_host,
-        p.rate,
+        rate_text(p.rate),
         base.wall,
         base.cpu,
         mib(base.peak_kib),
