@@ -15,7 +15,9 @@
 //! The server binds to 127.0.0.1 only.
 //!
 //! [`HostileServer`] is the other fixture: a raw TCP server that drips, holds and rate-limits, for
-//! tests of slow and unfriendly peers (`hostile.rs`). Besides them: [`DelayProxy`], a TCP proxy that
+//! tests of slow and unfriendly peers (`hostile.rs`). [`TestProxy`] is a loopback HTTP (`CONNECT` and
+//! absolute-form) or SOCKS5 proxy with optional credentials, a request log, and refusing or stalling
+//! behaviours (`test_proxy.rs`). Besides them: [`DelayProxy`], a TCP proxy that
 //! adds a round trip of latency to every connection (the scan benchmark's `--latency`), and
 //! [`plain_fetch`], the plain async fetcher that benchmark compares the scan with.
 
@@ -24,12 +26,14 @@ mod delay_proxy;
 mod hostile;
 pub mod plain_fetch;
 mod server;
+mod test_proxy;
 mod tls;
 
 pub use content_type::guess_content_type;
 pub use delay_proxy::{DelayProxy, ProxyCounters};
 pub use hostile::{Behaviour, HostileRequest, HostileServer, HostileServerBuilder, WELCOME};
 pub use server::{FixtureServer, RequestLog, Served};
+pub use test_proxy::{ProxyBehaviour, ProxyProtocol, ProxyRequest, TestProxy, TestProxyBuilder};
 pub use tls::TestCa;
 
 use std::path::PathBuf;

@@ -107,6 +107,23 @@ pub struct ScanArgs {
     /// Trust this extra CA certificate (PEM) in addition to the built-in web roots (repeatable).
     #[arg(long, value_name = "PEM")]
     pub ca_cert: Vec<PathBuf>,
+    /// Send requests through this proxy: `http://` (CONNECT for https sites), `https://`,
+    /// `socks5://` (names resolved here) or `socks5h://` (names resolved by the proxy), with an
+    /// optional `USER:PASSWORD@`. Without it, HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (or
+    /// their lower-case forms) are read. Credentials are never printed or stored.
+    #[arg(long, value_name = "URL", conflicts_with = "no_proxy")]
+    pub proxy: Option<String>,
+    /// Read the proxy's USER:PASSWORD from the first line of this file (instead of the URL, where
+    /// other users may see it in the process list).
+    #[arg(long, value_name = "FILE")]
+    pub proxy_auth_file: Option<PathBuf>,
+    /// Trust this CA certificate (PEM) for an https:// proxy and for sites reached through the
+    /// proxy (an intercepting proxy's CA), not for direct requests (repeatable).
+    #[arg(long, value_name = "PEM")]
+    pub proxy_ca: Vec<PathBuf>,
+    /// Connect directly: no proxy, whatever the proxy environment variables or the `proxy` key say.
+    #[arg(long)]
+    pub no_proxy: bool,
     /// Maximum follow-up hops from an origin's documents (robots.txt -> sitemap index -> ...)
     /// [default: 8].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = u32_value)]

@@ -54,6 +54,17 @@ pub struct Settings {
     /// Extra CA certificates (PEM files) to trust.
     #[serde(deserialize_with = "values::de_paths")]
     pub ca_cert: Vec<PathBuf>,
+    /// Proxy URL for every request (`http://`, `https://`, `socks5://`, `socks5h://`); unset: the
+    /// proxy environment variables are read.
+    pub proxy: Option<String>,
+    /// File whose first line is the proxy's `USER:PASSWORD`.
+    pub proxy_auth_file: Option<PathBuf>,
+    /// Extra CA certificates (PEM files) trusted through the proxy only.
+    #[serde(deserialize_with = "values::de_paths")]
+    pub proxy_ca: Vec<PathBuf>,
+    /// Use a proxy when one is configured (default true; `--no-proxy` turns `proxy` and the proxy
+    /// environment variables off).
+    pub use_proxy: bool,
     /// Scope rules (default: registrable domains of the targets).
     #[serde(deserialize_with = "values::de_list")]
     pub scope: Vec<String>,
@@ -128,6 +139,10 @@ impl Default for Settings {
             connect_to: Vec::new(),
             allow_private: false,
             ca_cert: Vec::new(),
+            proxy: None,
+            proxy_auth_file: None,
+            proxy_ca: Vec::new(),
+            use_proxy: true,
             scope: Vec::new(),
             probes: Vec::new(),
             issuer: Vec::new(),
@@ -181,6 +196,14 @@ struct Overrides {
     allow_private: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     ca_cert: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proxy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proxy_auth_file: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    proxy_ca: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    use_proxy: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     scope: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -306,6 +329,10 @@ fn overrides(args: &ScanArgs) -> Overrides {
         connect_to: args.connect_to.clone(),
         allow_private: args.allow_private,
         ca_cert: args.ca_cert.clone(),
+        proxy: args.proxy.clone(),
+        proxy_auth_file: args.proxy_auth_file.clone(),
+        proxy_ca: args.proxy_ca.clone(),
+        use_proxy: args.no_proxy.then_some(false),
         scope: args.scope.clone(),
         probes: args.probes.clone(),
         issuer: args.issuer.clone(),
@@ -563,16 +590,17 @@ fn validate_lists(s: &Settings, origin: &dyn Fn(&str) -> String) -> Result<(), S
         }
     }
     // Read now, so that a missing CA file is refused before the store is created.
-    for path in &s.ca_cert {
+    let files = s.ca_cert.iter().map(|p| ("ca_cert", p)).chain(s.proxy_ca.iter().map(|p| ("proxy_ca", p)));
+    for (key, path) in files.chain(s.proxy_auth_file.iter().map(|p| ("proxy_auth_file", p))) {
         if let Err(e) = std::fs::metadata(path)
             .and_then(|m| if m.is_file() { Ok(()) } else { Err(std::io::Error::other("not a file")) })
         {
-            return Err(bad_value(
-                &origin("ca_cert"),
-                &path.display().to_string(),
-                format_args!("cannot be read: {e}"),
-            ));
+            return Err(bad_value(&origin(key), &path.display().to_string(), format_args!("cannot be read: {e}")));
         }
+    }
+    // The message shows the URL with its credentials as `***` (never the value as given).
+    if let Some(p) = &s.proxy {
+        p.parse::<wellknown_http::ProxyUrl>().map_err(|e| prefixed("proxy", &e))?;
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ pub mod output;
 pub mod plan;
 pub mod plugins_linked;
 pub mod progress;
+pub mod proxy_settings;
 pub mod robots_gate;
 pub mod scan_lease;
 pub mod store_open;

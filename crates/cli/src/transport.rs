@@ -25,7 +25,10 @@ pub struct HttpTransport {
 impl HttpTransport {
     /// Builds the fetcher from settings.
     ///
-    /// Errors: a malformed `--resolve` entry, an unreadable CA file, or a TLS set-up failure.
+    /// Says on standard error where requests go when a proxy is configured ([`crate::proxy_settings`]).
+    ///
+    /// Errors: a malformed `--resolve` entry, an unreadable CA file, a TLS set-up failure, a proxy
+    /// that does not parse, or `--resolve` / `--connect-to` with a proxy that resolves names itself.
     pub fn from_settings(s: &Settings, scope: &wellknown_core::Scope) -> Result<HttpTransport, String> {
         let mut cfg = FetcherConfig::default();
         if let Some(ua) = &s.user_agent {
@@ -50,6 +53,14 @@ impl HttpTransport {
         cfg.max_concurrent_per_host = s.per_host.max(1);
         cfg.max_rate_per_host = s.rate;
         cfg.extra_root_certs_pem = s.ca_cert.clone();
+        cfg.proxy = crate::proxy_settings::proxy_config(s, |k| std::env::var(k).ok())?;
+        match &cfg.proxy {
+            Some(p) => crate::proxy_settings::proxy_notes(p).iter().for_each(|n| crate::note!("{n}")),
+            None if !s.proxy_ca.is_empty() || s.proxy_auth_file.is_some() => {
+                crate::note!("wellknown: warning: --proxy-ca and --proxy-auth-file are unused: no proxy is configured")
+            }
+            None => {}
+        }
         // A scan visits a host in one burst (its documents, then its verification requests), then
         // moves on: keeping idle connections (TLS and HTTP/2 state, tens of KiB each) for the
         // fetcher's default 30 s would hold thousands of finished hosts' connections in memory.

@@ -127,6 +127,23 @@ pub enum FailureClass {
     /// Refused before any request: the scan obeys robots.txt (`--obey-robots`) and the rules for its
     /// own product token disallow the URL (RFC 9309 section 2.2).
     RobotsDisallowed,
+    /// The configured proxy refused the TCP connection (RST): nothing reached the target.
+    ProxyRefused,
+    /// The configured proxy could not be reached otherwise: its name did not resolve, the TCP
+    /// connect or the TLS handshake with an `https://` proxy failed or did not finish within the
+    /// connect timeout, or the proxy closed the connection or stayed silent during its handshake.
+    ProxyConnect,
+    /// The proxy asked for credentials or refused them: an HTTP proxy answered 407 (RFC 9110
+    /// section 15.5.8), or a SOCKS5 proxy accepted no offered authentication method or refused the
+    /// user name and password (RFC 1928 section 3, RFC 1929 section 2).
+    ProxyAuthRequired,
+    /// An HTTP proxy answered the `CONNECT` (RFC 9110 section 9.3.6) with a status other than 2xx
+    /// and 407, or with something that is not an HTTP response; the message names the status.
+    ProxyTunnel,
+    /// A SOCKS5 proxy answered the request with an error reply (RFC 1928 section 6: general
+    /// failure, not allowed by ruleset, network or host unreachable, connection refused, TTL
+    /// expired, ...), or with something that is not SOCKS5; the message names the reply code.
+    ProxySocks,
 }
 
 impl FailureClass {
@@ -152,6 +169,11 @@ impl FailureClass {
             FailureClass::UnsupportedUrl => "unsupported_url",
             FailureClass::RateLimited => "rate_limited",
             FailureClass::RobotsDisallowed => "robots_disallowed",
+            FailureClass::ProxyRefused => "proxy_refused",
+            FailureClass::ProxyConnect => "proxy_connect",
+            FailureClass::ProxyAuthRequired => "proxy_auth_required",
+            FailureClass::ProxyTunnel => "proxy_tunnel",
+            FailureClass::ProxySocks => "proxy_socks",
         }
     }
 

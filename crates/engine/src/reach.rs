@@ -79,7 +79,9 @@ pub(crate) struct Reach {
 
 /// True for the failure classes that fail identically for every path of an origin: DNS, a refused
 /// or timed-out TCP connect (or TLS handshake), a refused TLS handshake, an address refused by the
-/// private-address rule (a redirect into one is not learned: it has a redirect hop).
+/// private-address rule (a redirect into one is not learned: it has a redirect hop), and every
+/// failure of the proxy or of its handshake for the origin (`proxy_*`: the next path would get the
+/// same answer).
 pub(crate) fn origin_wide(class: FailureClass) -> bool {
     use FailureClass as F;
     matches!(
@@ -91,6 +93,11 @@ pub(crate) fn origin_wide(class: FailureClass) -> bool {
             | F::ConnectTimeout
             | F::Tls
             | F::PrivateAddress
+            | F::ProxyRefused
+            | F::ProxyConnect
+            | F::ProxyAuthRequired
+            | F::ProxyTunnel
+            | F::ProxySocks
     )
 }
 

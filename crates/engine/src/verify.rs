@@ -145,6 +145,13 @@ pub fn classify(meta: &FetchMeta) -> (VerifyStatus, Option<String>) {
             FailureClass::RobotsDisallowed => VerifyStatus::DisallowedByRobots,
             FailureClass::BodyTooLarge if meta.status.is_some() => return (by_status(meta), target),
             FailureClass::BodyTooLarge | FailureClass::Protocol | FailureClass::UnsupportedUrl => VerifyStatus::Failure,
+            // The proxy failed, or answered for the target without reaching it: says nothing of
+            // the URL itself.
+            FailureClass::ProxyRefused
+            | FailureClass::ProxyConnect
+            | FailureClass::ProxyAuthRequired
+            | FailureClass::ProxyTunnel
+            | FailureClass::ProxySocks => VerifyStatus::Failure,
         };
         let target = match f.class {
             // Not followed because it cannot be: `url` is the response that redirected, and its

@@ -19,12 +19,13 @@ use wellknown_core::{
 };
 
 use crate::config::FetcherConfig;
-use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
+use crate::connect::{Connector, Endpoint, ProxyRoute, ReqBody, Sender, hyper_failure};
 use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
 use crate::dns::Dns;
 use crate::error::{FetcherError, failure};
 use crate::politeness::{HostPermit, Politeness, RateLimit, later};
 use crate::pool::{Pool, PoolKey};
+use crate::proxy::{ProxyChoice, ProxyConfig};
 use crate::retry_after::parse_retry_after;
 use crate::transfer_rate::{Meter, RateRule, Stop, seconds, watch};
 
@@ -97,7 +98,11 @@ impl Fetcher {
     ///
     /// Errors: an unreadable or empty PEM file, a certificate rustls rejects as a trust anchor.
     pub fn new(config: FetcherConfig) -> Result<Fetcher, FetcherError> {
-        let tls = Arc::new(tls_config(&config)?);
+        let tls = Arc::new(tls_config(&config, None, ALPN_H2_H1)?);
+        let proxy = match &config.proxy {
+            Some(p) => Some(proxy_route(&config, p)?),
+            None => None,
+        };
         let connector = Connector {
             dns: Dns::new(&config),
             tls,
@@ -105,6 +110,7 @@ impl Fetcher {
             excluded_networks: config.excluded_networks.clone(),
             connect_timeout: config.connect_timeout,
             connect_overrides: config.connect_to.clone(),
+            proxy,
         };
         let inner = Inner {
             pool: Pool::new(config.pool_idle_timeout),
@@ -402,8 +408,8 @@ impl Fetcher {
         let key = PoolKey { https, host: host.to_string(), port, connect_to };
         if let Some(mut s) = self.inner.pool.checkout(&key) {
             meter.attach(s.stats());
-            match s.send(parts.request(s.is_h2())?).await {
-                Ok(resp) => return Ok((resp, s, key)),
+            match s.send(parts.request_on(&s)?).await {
+                Ok(resp) => return proxy_refusal(url, &s, &resp).map_or(Ok((resp, s, key)), Err),
                 Err(e) => tracing::debug!(%url, "reused connection failed ({e}); reconnecting"),
             }
         }
@@ -413,8 +419,8 @@ impl Fetcher {
         if let Sender::H2(h, stats) = &s {
             self.inner.pool.checkin(key.clone(), Sender::H2(h.clone(), Arc::clone(stats)));
         }
-        let resp = s.send(parts.request(s.is_h2())?).await.map_err(|e| hyper_failure(&e))?;
-        Ok((resp, s, key))
+        let resp = s.send(parts.request_on(&s)?).await.map_err(|e| hyper_failure(&e))?;
+        proxy_refusal(url, &s, &resp).map_or(Ok((resp, s, key)), Err)
     }
 
     /// Discards a response that is not returned (a redirect, a retried 429/503). A small HTTP/1.1
@@ -650,6 +656,18 @@ impl RequestParts {
         Ok(RequestParts { method, origin_form, absolute, headers })
     }
 
+    /// The request to send on `sender`: for HTTP/2 with `:authority`; through a proxy that
+    /// forwards requests in absolute form with its `Proxy-Authorization`; else in origin form.
+    fn request_on(&self, sender: &Sender) -> Result<Request<ReqBody>, FetchFailure> {
+        let Some(forward) = sender.forward() else { return self.request(sender.is_h2()) };
+        let mut r = self.request(false)?;
+        *r.uri_mut() = self.absolute.clone();
+        if let Some(auth) = &forward.authorization {
+            r.headers_mut().insert(header::PROXY_AUTHORIZATION, auth.clone());
+        }
+        Ok(r)
+    }
+
     fn request(&self, h2: bool) -> Result<Request<ReqBody>, FetchFailure> {
         let uri = if h2 { self.absolute.clone() } else { self.origin_form.clone() };
         let mut headers = self.headers.clone();
@@ -667,10 +685,57 @@ impl RequestParts {
     }
 }
 
-/// The rustls client configuration: ring, webpki roots plus the configured extras, ALPN.
-fn tls_config(config: &FetcherConfig) -> Result<rustls::ClientConfig, FetcherError> {
+/// ALPN offered to targets: HTTP/2, then HTTP/1.1.
+const ALPN_H2_H1: &[&[u8]] = &[b"h2", b"http/1.1"];
+
+/// A 407 from a proxy that forwards requests: the proxy's answer, not the target's
+/// (`proxy_auth_required`).
+fn proxy_refusal(url: &Url, sender: &Sender, response: &Response<Incoming>) -> Option<FetchFailure> {
+    let forward = sender.forward()?;
+    if response.status() != http::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
+        return None;
+    }
+    let why = if forward.authorization.is_some() {
+        "the credentials were refused"
+    } else {
+        "the proxy wants credentials (none given)"
+    };
+    Some(failure(FailureClass::ProxyAuthRequired, format!("proxy {}: {url}: answered 407: {why}", forward.proxy)))
+}
+
+/// The connector's proxy settings: refuses `--resolve` and `--connect-to` with a proxy that
+/// resolves names itself, and builds the TLS settings of connections through the proxy (the
+/// proxy's CA trusted besides the usual roots).
+fn proxy_route(config: &FetcherConfig, proxy: &ProxyConfig) -> Result<ProxyRoute, FetcherError> {
+    let resolving = proxy.proxies().into_iter().find(|p| p.scheme.resolves_names());
+    if let Some(p) = resolving
+        && (!config.resolve.is_empty() || !config.connect_to.is_empty())
+    {
+        let flag = if config.resolve.is_empty() { "--connect-to" } else { "--resolve" };
+        return Err(FetcherError::Proxy(format!(
+            "{flag} cannot be used with the proxy {p}: a {}:// proxy resolves names itself, so the scanner \
+             cannot choose the address; use a socks5:// proxy (names resolved by the scanner), or --no-proxy",
+            p.scheme.as_str()
+        )));
+    }
+    Ok(ProxyRoute {
+        choice: ProxyChoice::new(proxy.clone()),
+        tls_target: Arc::new(tls_config(config, Some(proxy), ALPN_H2_H1)?),
+        tls_proxy: Arc::new(tls_config(config, Some(proxy), &[b"http/1.1"])?),
+    })
+}
+
+/// The rustls client configuration: ring, webpki roots plus the configured extras (and, for
+/// connections through a proxy, the proxy's extra roots), ALPN `alpn`.
+fn tls_config(
+    config: &FetcherConfig,
+    proxy: Option<&ProxyConfig>,
+    alpn: &[&[u8]],
+) -> Result<rustls::ClientConfig, FetcherError> {
     let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-    for path in &config.extra_root_certs_pem {
+    let proxy_pem = proxy.map(|p| p.ca_pem.as_slice()).unwrap_or_default();
+    let proxy_der = proxy.map(|p| p.ca_der.as_slice()).unwrap_or_default();
+    for path in config.extra_root_certs_pem.iter().chain(proxy_pem) {
         let file_err = |reason: String| FetcherError::RootCertFile { path: path.clone(), reason };
         let mut n = 0;
         for cert in CertificateDer::pem_file_iter(path).map_err(|e| file_err(e.to_string()))? {
@@ -682,7 +747,7 @@ fn tls_config(config: &FetcherConfig) -> Result<rustls::ClientConfig, FetcherErr
             return Err(file_err("no certificate found".to_string()));
         }
     }
-    for der in &config.extra_root_certs_der {
+    for der in config.extra_root_certs_der.iter().chain(proxy_der) {
         roots.add(CertificateDer::from(der.clone())).map_err(|e| FetcherError::RootCert(e.to_string()))?;
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
@@ -691,7 +756,7 @@ fn tls_config(config: &FetcherConfig) -> Result<rustls::ClientConfig, FetcherErr
         .map_err(|e| FetcherError::Tls(e.to_string()))?
         .with_root_certificates(roots)
         .with_no_client_auth();
-    tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    tls.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     Ok(tls)
 }
 

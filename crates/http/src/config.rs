@@ -88,6 +88,12 @@ pub struct FetcherConfig {
     /// begins to be judged; its half is the window judged. Default 10 s. Zero is treated as 1 ms.
     #[serde(deserialize_with = "de_duration")]
     pub slow_transfer_grace: Duration,
+    /// The proxies requests go through (see [`crate::ProxyConfig`]): none by default (every
+    /// request direct). With a proxy that resolves names itself (`http`, `https`, `socks5h`),
+    /// `resolve` and `connect_to` must be empty ([`crate::Fetcher::new`] refuses them). Not a
+    /// configuration key: the binary sets it from `--proxy` or the environment.
+    #[serde(skip)]
+    pub proxy: Option<crate::ProxyConfig>,
 }
 
 impl Default for FetcherConfig {
@@ -112,6 +118,7 @@ impl Default for FetcherConfig {
             pool_idle_timeout: Duration::from_secs(30),
             min_transfer_rate: 1024,
             slow_transfer_grace: Duration::from_secs(10),
+            proxy: None,
         }
     }
 }

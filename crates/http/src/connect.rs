@@ -21,24 +21,48 @@ use wellknown_core::{FailureClass, FetchFailure};
 use crate::addr::forbidden_reason;
 use crate::dns::Dns;
 use crate::error::failure;
+use crate::proxy::ProxyChoice;
 
 /// Request body type: the scanner only sends GET and HEAD.
 pub(crate) type ReqBody = Empty<Bytes>;
 
-/// A ready HTTP connection, with what it has read so far.
+/// A ready HTTP connection, with what it has read so far; an HTTP/1.1 connection to an HTTP proxy
+/// that forwards requests (absolute-form, for `http://` targets) carries its [`Forward`].
 pub(crate) enum Sender {
-    H1(http1::SendRequest<ReqBody>, Arc<ConnStats>),
+    H1(http1::SendRequest<ReqBody>, Arc<ConnStats>, Option<Arc<Forward>>),
     H2(http2::SendRequest<ReqBody>, Arc<ConnStats>),
 }
 
+/// A connection to an HTTP proxy that forwards this connection's requests: they are sent in
+/// absolute form (RFC 9112 section 3.2.2) with the proxy's `Proxy-Authorization`.
+pub(crate) struct Forward {
+    /// `Proxy-Authorization` (Basic, marked sensitive), when the proxy has credentials.
+    pub authorization: Option<http::HeaderValue>,
+    /// The proxy's `host:port`, for messages.
+    pub proxy: String,
+}
+
+/// Any byte stream a connection is built on (TCP, TLS to an `https://` proxy, a tunnel).
+pub(crate) trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
 impl Sender {
+    /// The proxy forwarding this connection's requests, if any.
+    pub(crate) fn forward(&self) -> Option<&Forward> {
+        match self {
+            Sender::H1(_, _, f) => f.as_deref(),
+            Sender::H2(..) => None,
+        }
+    }
+
     pub(crate) fn is_h2(&self) -> bool {
         matches!(self, Sender::H2(..))
     }
 
     pub(crate) fn is_closed(&self) -> bool {
         match self {
-            Sender::H1(s, _) => s.is_closed(),
+            Sender::H1(s, _, _) => s.is_closed(),
             Sender::H2(s, _) => s.is_closed(),
         }
     }
@@ -46,7 +70,7 @@ impl Sender {
     /// The connection's byte count (shared by every request sent on it).
     pub(crate) fn stats(&self) -> &Arc<ConnStats> {
         match self {
-            Sender::H1(_, st) | Sender::H2(_, st) => st,
+            Sender::H1(_, st, _) | Sender::H2(_, st) => st,
         }
     }
 
@@ -55,7 +79,7 @@ impl Sender {
         req: http::Request<ReqBody>,
     ) -> Result<http::Response<hyper::body::Incoming>, hyper::Error> {
         match self {
-            Sender::H1(s, _) => {
+            Sender::H1(s, _, _) => {
                 s.ready().await?;
                 s.send_request(req).await
             }
@@ -96,6 +120,13 @@ impl ConnStats {
 pub(crate) struct Counted<T> {
     io: T,
     stats: Arc<ConnStats>,
+}
+
+impl<T> Counted<T> {
+    /// `io` whose reads are added to `stats`.
+    pub(crate) fn new(io: T, stats: Arc<ConnStats>) -> Counted<T> {
+        Counted { io, stats }
+    }
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for Counted<T> {
@@ -146,7 +177,7 @@ pub(crate) struct Endpoint<'a> {
 }
 
 /// How the addresses of a connection were found, for the private-address refusal message.
-enum Route {
+pub(crate) enum Route {
     /// A DNS lookup of the URL's host.
     Dns,
     /// The URL's host is an IP literal.
@@ -188,11 +219,38 @@ pub(crate) struct Connector {
     pub excluded_networks: Vec<ipnet::IpNet>,
     pub connect_timeout: Duration,
     pub connect_overrides: Vec<crate::ConnectTo>,
+    /// The proxies, when requests go through one.
+    pub proxy: Option<ProxyRoute>,
+}
+
+/// What connecting through a proxy needs: which proxy serves which target, and the TLS settings
+/// for targets reached through it (the extra proxy CA trusted) and for an `https://` proxy.
+pub(crate) struct ProxyRoute {
+    pub choice: ProxyChoice,
+    /// For the target's TLS through the proxy: ALPN `h2` and `http/1.1`.
+    pub tls_target: Arc<rustls::ClientConfig>,
+    /// For the TLS to an `https://` proxy: ALPN `http/1.1` (the proxy is spoken to in HTTP/1.1).
+    pub tls_proxy: Arc<rustls::ClientConfig>,
 }
 
 impl Connector {
-    /// Resolves, checks, connects and handshakes. Connection tasks run on the tokio runtime.
+    /// Resolves, checks, connects and handshakes, directly or through the proxy chosen for the
+    /// target. Connection tasks run on the tokio runtime.
     pub(crate) async fn connect(&self, ep: &Endpoint<'_>) -> Result<Sender, FetchFailure> {
+        if let Some(route) = &self.proxy
+            && let Some(proxy) = route.choice.for_target(ep.https, &ep.host.to_string(), ep.port)
+        {
+            return self.through(route, proxy, ep).await;
+        }
+        let (addrs, dial_port) = self.dial_addrs(ep).await?;
+        let stats = Arc::new(ConnStats::default());
+        let tcp = Counted { io: self.tcp(&addrs, dial_port).await?, stats: Arc::clone(&stats) };
+        self.secure(tcp, ep, &self.tls, stats).await
+    }
+
+    /// The addresses to dial for `ep` (after `--connect-to`, `--resolve` or DNS, and the
+    /// private-address rule) and the port.
+    pub(crate) async fn dial_addrs(&self, ep: &Endpoint<'_>) -> Result<(Vec<IpAddr>, u16), FetchFailure> {
         // --connect-to: dial another host and/or port; names and certificates stay the URL's.
         let host_text = ep.host.to_string();
         let over = self.connect_overrides.iter().find(|c| c.matches(&host_text, ep.port));
@@ -224,9 +282,20 @@ impl Connector {
                 (self.dns.resolve(&ep.host, dial_port).await?, route)
             }
         };
-        let addrs = self.permitted(&ep.host, addrs, &route)?;
-        let stats = Arc::new(ConnStats::default());
-        let tcp = Counted { io: self.tcp(&addrs, dial_port).await?, stats: Arc::clone(&stats) };
+        Ok((self.permitted(&ep.host, addrs, &route)?, dial_port))
+    }
+
+    /// TLS with the target for https (with `tls`), then the HTTP handshake.
+    pub(crate) async fn secure<T>(
+        &self,
+        io: T,
+        ep: &Endpoint<'_>,
+        tls: &Arc<rustls::ClientConfig>,
+        stats: Arc<ConnStats>,
+    ) -> Result<Sender, FetchFailure>
+    where
+        T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
         if ep.https {
             let name = match ep.host {
                 url::Host::Domain(d) => ServerName::try_from(d.to_string())
@@ -234,8 +303,8 @@ impl Connector {
                 url::Host::Ipv4(v4) => ServerName::IpAddress(IpAddr::V4(v4).into()),
                 url::Host::Ipv6(v6) => ServerName::IpAddress(IpAddr::V6(v6).into()),
             };
-            let connector = tokio_rustls::TlsConnector::from(self.tls.clone());
-            let tls = match tokio::time::timeout(self.connect_timeout, connector.connect(name, tcp)).await {
+            let connector = tokio_rustls::TlsConnector::from(Arc::clone(tls));
+            let tls = match tokio::time::timeout(self.connect_timeout, connector.connect(name, io)).await {
                 Err(_) => {
                     return Err(failure(
                         FailureClass::ConnectTimeout,
@@ -246,14 +315,14 @@ impl Connector {
                 Ok(Ok(s)) => s,
             };
             let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
-            handshake(tls, h2, stats).await
+            handshake(tls, h2, stats, None).await
         } else {
-            handshake(tcp, false, stats).await
+            handshake(io, false, stats, None).await
         }
     }
 
     /// Drops refused addresses; fails when none is left, saying how the address was reached.
-    fn permitted(
+    pub(crate) fn permitted(
         &self,
         host: &url::Host<&str>,
         addrs: Vec<IpAddr>,
@@ -304,7 +373,7 @@ impl Connector {
     }
 
     /// Tries each address in turn, each with the connect timeout. Reports the last failure.
-    async fn tcp(&self, addrs: &[IpAddr], port: u16) -> Result<TcpStream, FetchFailure> {
+    pub(crate) async fn tcp(&self, addrs: &[IpAddr], port: u16) -> Result<TcpStream, FetchFailure> {
         let mut last = failure(FailureClass::Connect, "no address to connect to");
         for &ip in addrs {
             let sa = SocketAddr::new(ip, port);
@@ -335,7 +404,7 @@ impl Connector {
 
 /// The TLS reason from a handshake error, e.g. `invalid peer certificate: UnknownIssuer` (the
 /// message is then capped like every failure message).
-fn tls_failure(e: &io::Error) -> FetchFailure {
+pub(crate) fn tls_failure(e: &io::Error) -> FetchFailure {
     let reason = match e.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()) {
         Some(r) => tls_reason(r),
         None => e.to_string(),
@@ -387,7 +456,7 @@ fn presented_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-async fn handshake<T>(io: T, h2: bool, stats: Arc<ConnStats>) -> Result<Sender, FetchFailure>
+pub(crate) async fn handshake<T>(io: T, h2: bool, stats: Arc<ConnStats>, forward: Option<Arc<Forward>>) -> Result<Sender, FetchFailure>
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -415,7 +484,7 @@ where
             }
         });
         *stats.task.lock().unwrap_or_else(PoisonError::into_inner) = Some(task.abort_handle());
-        Ok(Sender::H1(sender, stats))
+        Ok(Sender::H1(sender, stats, forward))
     }
 }
 

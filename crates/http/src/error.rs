@@ -20,6 +20,9 @@ pub enum FetcherError {
     RootCert(String),
     /// rustls refused the TLS configuration.
     Tls(String),
+    /// The proxy settings cannot be used as given (e.g. `--resolve` with a proxy that resolves
+    /// names itself, or an unreadable proxy CA file).
+    Proxy(String),
 }
 
 impl fmt::Display for FetcherError {
@@ -30,6 +33,7 @@ impl fmt::Display for FetcherError {
             }
             FetcherError::RootCert(r) => write!(f, "extra root certificate rejected: {r}"),
             FetcherError::Tls(r) => write!(f, "TLS configuration rejected: {r}"),
+            FetcherError::Proxy(r) => write!(f, "{r}"),
         }
     }
 }
