@@ -62,6 +62,11 @@ pub fn wellknown(args: &[&str]) -> Output {
     wellknown_in(dir.path(), args)
 }
 
+/// The proxy environment variables, set empty (unset) for every run: a developer's proxy must not
+/// route the loopback fixture scans.
+pub const PROXY_VARIABLES: [&str; 8] =
+    ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
+
 /// Runs the real `wellknown` binary with `args` in `dir` (whose `wellknown.db` is the default
 /// store, so successive calls share it).
 pub fn wellknown_in(dir: &Path, args: &[&str]) -> Output {
@@ -70,6 +75,7 @@ pub fn wellknown_in(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .env_remove("WELLKNOWN_CONCURRENCY")
         .env_remove("WELLKNOWN_DB")
+        .envs(PROXY_VARIABLES.map(|v| (v, "")))
         .stdin(Stdio::null())
         .output()
         .expect("run wellknown")

@@ -1,0 +1,371 @@
+//! End to end through loopback proxies (`wellknown_tests::TestProxy`): an HTTP proxy (CONNECT for
+//! https sites, absolute-form requests for http sites) and a SOCKS5 proxy, with and without
+//! credentials. The proxy's log shows every request, the records equal those of a direct scan of
+//! the same sites (times aside), the credentials appear nowhere in the output, on standard error or
+//! in the store, each refusal of the proxy has its own failure class, and `NO_PROXY` hosts go
+//! direct.
+
+use crate::common;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use wellknown_tests::{FixtureServer, ProxyBehaviour, ProxyProtocol, ProxyRequest, TestProxy, fixture_sites};
+
+use common::{jsonl, of_type, own_server, routing_args_for};
+
+/// The proxy's password: it must appear nowhere the scan writes.
+const SECRET: &str = "pr0xy-s3cret";
+
+/// The sites scanned: one over https (tunnelled), one over http (forwarded in absolute form).
+const TARGETS: [&str; 2] = ["https://verify.test", "http://history.test"];
+
+/// Every proxy variable, removed from (or set in) the scanner's environment.
+const PROXY_VARS: [&str; 8] =
+    ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"];
+
+/// Output of one run: exit code, records, standard error, and every byte of the files left in the
+/// working directory (the store and its journal).
+struct Run {
+    code: i32,
+    records: Vec<Value>,
+    stderr: String,
+    files: Vec<u8>,
+}
+
+/// Runs `wellknown scan ARGS` in a fresh directory (its own store) with only `env` among the proxy
+/// variables.
+fn run(args: &[String], env: &[(&str, String)]) -> Run {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wellknown"));
+    cmd.arg("scan").args(args).current_dir(dir.path()).stdin(Stdio::null());
+    cmd.env_remove("WELLKNOWN_CONCURRENCY").env_remove("WELLKNOWN_DB");
+    for v in PROXY_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run wellknown");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        records: jsonl(&out.stdout),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        files: all_bytes(dir.path()),
+    }
+}
+
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        if let Ok(b) = std::fs::read(entry.path()) {
+            bytes.extend_from_slice(&b);
+        }
+    }
+    bytes
+}
+
+/// The fixture server's CA, written beside the test's other files.
+fn ca_file(server: &FixtureServer) -> String {
+    let https = server.https_addr.expect("https").port();
+    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-proxy-ca-{https}.pem", std::process::id()));
+    std::fs::write(&ca, server.ca_pem.as_deref().expect("tls server")).expect("write ca");
+    ca.display().to_string()
+}
+
+/// Scan settings shared by the direct and the proxied scans: verification on, no feedback.
+fn common_args() -> Vec<String> {
+    ["--verify", "--depth", "0", "--quiet", "--rate", "1000"].map(String::from).to_vec()
+}
+
+/// A direct scan of [`TARGETS`] at `server` (routed with `--connect-to`).
+fn direct(server: &FixtureServer) -> Run {
+    let mut args = routing_args_for(server);
+    args.extend(common_args());
+    args.extend(TARGETS.map(String::from));
+    let r = run(&args, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r
+}
+
+/// A proxy routing the target names to `server`, as its own resolver would.
+fn proxy_to(server: &FixtureServer, protocol: ProxyProtocol) -> wellknown_tests::TestProxyBuilder {
+    let https = server.https_addr.expect("https");
+    let mut b = TestProxy::builder(protocol);
+    for host in ["verify.test", "history.test"] {
+        b = b.route(host, Some(443), https).route(host, Some(80), server.http_addr);
+    }
+    b
+}
+
+/// Records without what differs from run to run: times, durations, scan ids.
+fn comparable(records: &[Value]) -> Vec<String> {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.retain(|k, _| !(k.ends_with("_at") || k.ends_with("_ms") || k == "scan_id" || k == "scan"));
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut out: Vec<String> = records
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            strip(&mut r);
+            r.to_string()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The credentials appear nowhere: records, standard error, store.
+fn assert_secret_kept(r: &Run) {
+    let stdout: String = r.records.iter().map(Value::to_string).collect();
+    assert!(!stdout.contains(SECRET), "credentials in the records");
+    assert!(!r.stderr.contains(SECRET), "credentials on standard error: {}", r.stderr);
+    let needle = SECRET.as_bytes();
+    assert!(!r.files.windows(needle.len()).any(|w| w == needle), "credentials in the store");
+}
+
+/// Requests the fixture server answered for `host`, as `METHOD /path`.
+fn served(server: &FixtureServer, host: &str) -> Vec<String> {
+    let mut v: Vec<String> =
+        server.requests().into_iter().filter(|r| r.host == host).map(|r| format!("{} {}", r.method, r.path)).collect();
+    v.sort();
+    v
+}
+
+fn summary(r: &Run) -> &Value {
+    of_type(&r.records, "summary").last().copied().expect("summary")
+}
+
+#[test]
+fn an_http_proxy_with_credentials_tunnels_https_and_forwards_http() {
+    let direct_server = own_server(&fixture_sites());
+    let want = direct(&direct_server);
+    let server = own_server(&fixture_sites());
+    let proxy = proxy_to(&server, ProxyProtocol::Http).credentials("scanner", SECRET).start().expect("proxy");
+    let mut args = vec![
+        "--proxy".to_string(),
+        format!("http://scanner:{SECRET}@{}", proxy.addr),
+        "--ca-cert".to_string(),
+        ca_file(&server),
+    ];
+    args.extend(common_args());
+    args.extend(TARGETS.map(String::from));
+    let got = run(&args, &[]);
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert_eq!(comparable(&got.records), comparable(&want.records), "records as a direct scan's");
+    assert_eq!(served(&server, "verify.test"), served(&direct_server, "verify.test"));
+    assert_eq!(served(&server, "history.test"), served(&direct_server, "history.test"));
+    let log = proxy.requests();
+    let with_secret = Some(format!("scanner:{SECRET}"));
+    assert!(log.iter().all(|r| r.credentials == with_secret && r.outcome == "relayed"), "{log:?}");
+    let tunnels: Vec<&ProxyRequest> = log.iter().filter(|r| r.method == "CONNECT").collect();
+    assert!(!tunnels.is_empty() && tunnels.iter().all(|r| r.target == "verify.test:443"), "{log:?}");
+    // Every request to the http site went through the proxy, one logged request each.
+    let mut forwarded: Vec<String> = log
+        .iter()
+        .filter(|r| r.method != "CONNECT")
+        .map(|r| format!("{} {}", r.method, r.target.trim_start_matches("http://history.test")))
+        .collect();
+    forwarded.sort();
+    assert_eq!(forwarded, served(&server, "history.test"));
+    assert!(!forwarded.is_empty());
+    assert_secret_kept(&got);
+    assert!(got.stderr.contains(&format!("requests go through the proxy http://{}", proxy.addr)), "{}", got.stderr);
+    assert_eq!(got.stderr.matches("resolves site names itself").count(), 1, "{}", got.stderr);
+}
+
+#[test]
+fn a_socks5h_proxy_gets_names_and_the_scan_says_so_once() {
+    let direct_server = own_server(&fixture_sites());
+    let want = direct(&direct_server);
+    let server = own_server(&fixture_sites());
+    let proxy = proxy_to(&server, ProxyProtocol::Socks5).credentials("scanner", SECRET).start().expect("proxy");
+    let auth = std::env::temp_dir().join(format!("wellknown-e2e-{}-proxy-auth", std::process::id()));
+    std::fs::write(&auth, format!("scanner:{SECRET}\n")).unwrap();
+    let mut args = vec![
+        "--proxy".to_string(),
+        format!("socks5h://{}", proxy.addr),
+        "--proxy-auth-file".to_string(),
+        auth.display().to_string(),
+        "--proxy-ca".to_string(),
+        ca_file(&server),
+    ];
+    args.extend(common_args());
+    args.extend(TARGETS.map(String::from));
+    let got = run(&args, &[]);
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert_eq!(comparable(&got.records), comparable(&want.records), "records as a direct scan's");
+    assert_eq!(served(&server, "verify.test"), served(&direct_server, "verify.test"));
+    let log = proxy.requests();
+    assert!(!log.is_empty());
+    for r in &log {
+        assert_eq!((r.method.as_str(), r.outcome.as_str()), ("SOCKS5", "relayed"), "{log:?}");
+        assert!(r.target == "verify.test:443" || r.target == "history.test:80", "{log:?}");
+        assert_eq!(r.credentials.as_deref(), Some(format!("scanner:{SECRET}").as_str()));
+    }
+    assert_secret_kept(&got);
+    assert_eq!(got.stderr.matches("resolves site names itself").count(), 1, "{}", got.stderr);
+}
+
+#[test]
+fn a_socks5_proxy_gets_addresses_resolved_and_routed_here() {
+    let server = own_server(&fixture_sites());
+    let proxy = TestProxy::builder(ProxyProtocol::Socks5).start().expect("proxy");
+    let mut args = routing_args_for(&server);
+    args.extend(["--proxy".to_string(), format!("socks5://{}", proxy.addr)]);
+    args.extend(common_args());
+    args.extend(TARGETS.map(String::from));
+    let got = run(&args, &[]);
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    let direct_server = own_server(&fixture_sites());
+    assert_eq!(comparable(&got.records), comparable(&direct(&direct_server).records));
+    let https = server.https_addr.expect("https").to_string();
+    let http = server.http_addr.to_string();
+    let log = proxy.requests();
+    assert!(!log.is_empty());
+    assert!(log.iter().all(|r| (r.target == https || r.target == http) && r.credentials.is_none()), "{log:?}");
+    assert!(!got.stderr.contains("resolves site names itself"), "{}", got.stderr);
+    // Without --allow-private the addresses --connect-to gives are refused before the proxy is asked.
+    let mut args: Vec<String> = routing_args_for(&server).into_iter().filter(|a| a != "--allow-private").collect();
+    args.extend(["--proxy".to_string(), format!("socks5://{}", proxy.addr), "--no-verify".to_string()]);
+    args.push("https://verify.test".into());
+    let before = proxy.requests().len();
+    let refused = run(&args, &[]);
+    assert_eq!(summary(&refused)["failures_by_class"]["private_address"], 1, "{:?}", summary(&refused));
+    assert_eq!(proxy.requests().len(), before, "nothing asked of the proxy");
+}
+
+/// `failures_by_class` of a scan of `https://verify.test` through `proxy_url`, and its documents'
+/// failure messages.
+fn failing_scan(proxy_url: &str, extra: &[&str]) -> (Value, Vec<String>, Run) {
+    let mut args = vec!["--proxy".to_string(), proxy_url.to_string(), "--no-verify".into(), "--quiet".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push("https://verify.test".into());
+    let r = run(&args, &[]);
+    let messages = of_type(&r.records, "document")
+        .iter()
+        .filter_map(|d| d["failure"]["message"].as_str().map(str::to_string))
+        .collect();
+    (summary(&r)["failures_by_class"].clone(), messages, r)
+}
+
+#[test]
+fn each_refusal_of_the_proxy_has_its_own_class() {
+    let server = own_server(&fixture_sites());
+    // Nothing listens: the proxy refuses the connection.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let (classes, messages, _) = failing_scan(&format!("http://{closed}"), &[]);
+    assert_eq!(classes.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()), Some(vec!["proxy_refused".into()]));
+    assert!(messages[0].starts_with(&format!("proxy {closed}: connect to {closed}")), "{messages:?}");
+
+    // Wrong credentials: 407 to the CONNECT, and SOCKS5's refusal.
+    let http = proxy_to(&server, ProxyProtocol::Http).credentials("scanner", "right").start().unwrap();
+    let (classes, messages, r) = failing_scan(&format!("http://scanner:{SECRET}@{}", http.addr), &[]);
+    assert_eq!(one_class(&classes), "proxy_auth_required");
+    assert!(messages[0].contains("CONNECT verify.test:443: answered 407: the credentials were refused"), "{messages:?}");
+    assert_secret_kept(&r);
+    let (classes, messages, _) = failing_scan(&format!("http://{}", http.addr), &[]);
+    assert_eq!(one_class(&classes), "proxy_auth_required");
+    assert!(messages[0].contains("none given"), "{messages:?}");
+    let socks = proxy_to(&server, ProxyProtocol::Socks5).credentials("scanner", "right").start().unwrap();
+    let (classes, messages, r) = failing_scan(&format!("socks5h://scanner:{SECRET}@{}", socks.addr), &[]);
+    assert_eq!(one_class(&classes), "proxy_auth_required");
+    assert!(messages[0].contains("refused the user name and password"), "{messages:?}");
+    assert_secret_kept(&r);
+
+    // The CONNECT answered 403; SOCKS5 reply 2 (not allowed by ruleset).
+    let forbidding = proxy_to(&server, ProxyProtocol::Http).behaviour(ProxyBehaviour::Refuse(403)).start().unwrap();
+    let (classes, messages, _) = failing_scan(&format!("http://{}", forbidding.addr), &[]);
+    assert_eq!(one_class(&classes), "proxy_tunnel");
+    assert!(messages[0].ends_with("CONNECT verify.test:443: answered 403 Forbidden"), "{messages:?}");
+    let ruleset = proxy_to(&server, ProxyProtocol::Socks5).behaviour(ProxyBehaviour::Refuse(2)).start().unwrap();
+    let (classes, messages, _) = failing_scan(&format!("socks5h://{}", ruleset.addr), &[]);
+    assert_eq!(one_class(&classes), "proxy_socks");
+    assert!(messages[0].ends_with("reply 2 (connection not allowed by ruleset)"), "{messages:?}");
+    // An unreachable origin is asked once per unit, as for a direct connect failure.
+    assert_eq!(ruleset.requests().len(), 1, "{:?}", ruleset.requests());
+
+    // A proxy that reads the CONNECT and never answers is bounded by the connect timeout.
+    let stalling = proxy_to(&server, ProxyProtocol::Http).behaviour(ProxyBehaviour::Stall).start().unwrap();
+    let (classes, messages, _) = failing_scan(&format!("http://{}", stalling.addr), &["--connect-timeout", "1"]);
+    assert_eq!(one_class(&classes), "proxy_connect");
+    assert!(messages[0].contains("no answer to CONNECT verify.test:443 within 1s"), "{messages:?}");
+    assert_eq!(stalling.requests()[0].outcome, "stalled");
+}
+
+/// The only class of a `failures_by_class` object.
+fn one_class(classes: &Value) -> String {
+    let m = classes.as_object().expect("object");
+    assert_eq!(m.len(), 1, "{classes}");
+    m.keys().next().cloned().unwrap_or_default()
+}
+
+#[test]
+fn the_environment_names_the_proxy_and_no_proxy_hosts_go_direct() {
+    let server = own_server(&fixture_sites());
+    let proxy = proxy_to(&server, ProxyProtocol::Http).start().expect("proxy");
+    let url = format!("http://{}", proxy.addr);
+    let env = [("HTTPS_PROXY", url.clone()), ("http_proxy", url.clone()), ("NO_PROXY", "127.0.0.1".to_string())];
+    let direct_target = format!("http://127.0.0.1:{}", server.http_addr.port());
+    let args: Vec<String> = ["--allow-private", "--no-verify", "--depth", "0", "--quiet", "--ca-cert"]
+        .map(String::from)
+        .into_iter()
+        .chain([ca_file(&server), "https://verify.test".to_string(), direct_target])
+        .collect();
+    let r = run(&args, &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let log = proxy.requests();
+    assert!(log.iter().all(|q| q.target == "verify.test:443"), "only the proxied host: {log:?}");
+    assert!(!log.is_empty());
+    assert!(!served(&server, "127.0.0.1").is_empty(), "the NO_PROXY host was asked directly");
+    assert!(!served(&server, "verify.test").is_empty());
+    assert!(
+        r.stderr.contains(&format!(
+            "requests go through the proxy {url} (from HTTPS_PROXY, NO_PROXY, http_proxy); directly to NO_PROXY \
+             hosts (127.0.0.1)"
+        )),
+        "{}",
+        r.stderr
+    );
+    // --no-proxy: the variables are ignored, nothing reaches the proxy.
+    let before = log.len();
+    let off: Vec<String> = args.iter().filter(|a| *a != "https://verify.test").cloned().chain(["--no-proxy".into()]).collect();
+    let r = run(&off, &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(proxy.requests().len(), before, "{}", r.stderr);
+    assert!(!r.stderr.contains("through the proxy"), "{}", r.stderr);
+}
+
+#[test]
+fn resolve_and_connect_to_are_refused_with_a_proxy_that_resolves_names() {
+    let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+    let args: Vec<String> =
+        ["--proxy", &format!("http://{addr}"), "--resolve", "a.example:443:127.0.0.1", "https://a.example"]
+            .map(String::from)
+            .to_vec();
+    let r = run(&args, &[]);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("--resolve cannot be used with the proxy http://127.0.0.1:9: a http:// proxy resolves names itself"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &["--proxy", "socks5://u:p@127.0.0.1:9/x", "https://a.example"].map(String::from),
+        &[],
+    );
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("\"socks5://***@127.0.0.1:9/x\""), "{}", r.stderr);
+}
