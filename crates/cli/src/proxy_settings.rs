@@ -26,8 +26,8 @@ pub fn proxy_config(s: &Settings, var: impl Fn(&str) -> Option<String>) -> Resul
     if let Some(path) = &s.proxy_auth_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("--proxy-auth-file {}: cannot be read: {e}", path.display()))?;
-        let creds = ProxyCredentials::parse_line(&text)
-            .map_err(|e| format!("--proxy-auth-file {}: {e}", path.display()))?;
+        let creds =
+            ProxyCredentials::parse_line(&text).map_err(|e| format!("--proxy-auth-file {}: {e}", path.display()))?;
         for proxy in [&mut config.http, &mut config.https].into_iter().flatten() {
             *proxy = proxy.clone().with_credentials(creds.clone()).map_err(|e| e.to_string())?;
         }
@@ -112,8 +112,8 @@ mod tests {
         assert!(!e.contains("s3cret") && e.contains("USER:PASSWORD"), "{e}");
         let e = proxy_config(&settings(Some("http://u:s3cret@h:1/path")), |_| None).unwrap_err();
         assert!(!e.contains("s3cret") && e.starts_with("--proxy: "), "{e}");
-        let e = proxy_config(&settings(None), |k| (k == "ALL_PROXY").then(|| "socks4://u:s3cret@h".into()))
-            .unwrap_err();
+        let e =
+            proxy_config(&settings(None), |k| (k == "ALL_PROXY").then(|| "socks4://u:s3cret@h".into())).unwrap_err();
         assert!(!e.contains("s3cret") && e.starts_with("environment variable ALL_PROXY: "), "{e}");
     }
 

@@ -456,7 +456,12 @@ fn presented_name(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-pub(crate) async fn handshake<T>(io: T, h2: bool, stats: Arc<ConnStats>, forward: Option<Arc<Forward>>) -> Result<Sender, FetchFailure>
+pub(crate) async fn handshake<T>(
+    io: T,
+    h2: bool,
+    stats: Arc<ConnStats>,
+    forward: Option<Arc<Forward>>,
+) -> Result<Sender, FetchFailure>
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {

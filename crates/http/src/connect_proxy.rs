@@ -59,7 +59,9 @@ impl Connector {
                         }
                         Ok(Ok(())) => return self.secure(io, ep, &route.tls_target, stats).await,
                         // The target refused or is unreachable: its next address may do.
-                        Ok(Err(SocksError::Reply(code))) => last = socks_failure(&shown, target, SocksError::Reply(code)),
+                        Ok(Err(SocksError::Reply(code))) => {
+                            last = socks_failure(&shown, target, SocksError::Reply(code))
+                        }
                         Ok(Err(e)) => return Err(socks_failure(&shown, target, e)),
                     }
                 }

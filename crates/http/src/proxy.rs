@@ -152,9 +152,7 @@ impl FromStr for ProxyUrl {
             "socks5" => ProxyScheme::Socks5,
             "socks5h" => ProxyScheme::Socks5h,
             other => {
-                return Err(err(&format!(
-                    "scheme {other:?} is not supported (http, https, socks5 or socks5h)"
-                )));
+                return Err(err(&format!("scheme {other:?} is not supported (http, https, socks5 or socks5h)")));
             }
         };
         let host = url.host_str().filter(|h| !h.is_empty()).ok_or_else(|| err("no host"))?.to_string();
@@ -336,7 +334,10 @@ mod tests {
     #[test]
     fn parses_each_scheme_with_curl_defaults() {
         let p: ProxyUrl = "http://127.0.0.1:8080".parse().unwrap();
-        assert_eq!((p.scheme, p.host.as_str(), p.port, p.credentials.is_none()), (ProxyScheme::Http, "127.0.0.1", 8080, true));
+        assert_eq!(
+            (p.scheme, p.host.as_str(), p.port, p.credentials.is_none()),
+            (ProxyScheme::Http, "127.0.0.1", 8080, true)
+        );
         let p: ProxyUrl = "proxy.example".parse().unwrap();
         assert_eq!((p.scheme, p.port), (ProxyScheme::Http, 1080), "no scheme is http, port 1080 as curl");
         let p: ProxyUrl = "https://proxy.example/".parse().unwrap();
@@ -429,10 +430,8 @@ mod tests {
             ..ProxyConfig::every_request("http://p:1".parse().unwrap())
         });
         assert!(star.for_target(true, "a.example", 443).is_none());
-        let https_only = ProxyChoice::new(ProxyConfig {
-            https: Some("http://p:1".parse().unwrap()),
-            ..ProxyConfig::default()
-        });
+        let https_only =
+            ProxyChoice::new(ProxyConfig { https: Some("http://p:1".parse().unwrap()), ..ProxyConfig::default() });
         assert!(https_only.for_target(false, "a.example", 80).is_none());
         assert!(https_only.for_target(true, "a.example", 443).is_some());
     }

@@ -94,9 +94,7 @@ where
             }
         }
         (NONE_ACCEPTABLE, None) => {
-            return Err(SocksError::Auth(
-                "the proxy accepts no method without credentials (none given)".to_string(),
-            ));
+            return Err(SocksError::Auth("the proxy accepts no method without credentials (none given)".to_string()));
         }
         (NONE_ACCEPTABLE, Some(_)) => {
             return Err(SocksError::Auth("the proxy accepts neither no authentication nor user/password".to_string()));
@@ -148,8 +146,9 @@ fn request(target: &SocksTarget) -> Result<Vec<u8>, SocksError> {
             sa.port()
         }
         SocksTarget::Name(name, port) => {
-            let len = u8::try_from(name.len())
-                .map_err(|_| SocksError::Protocol(format!("the name {name:?} is longer than SOCKS5 allows (255 bytes)")))?;
+            let len = u8::try_from(name.len()).map_err(|_| {
+                SocksError::Protocol(format!("the name {name:?} is longer than SOCKS5 allows (255 bytes)"))
+            })?;
             out.push(3);
             out.push(len);
             out.extend_from_slice(name.as_bytes());
@@ -166,7 +165,11 @@ mod tests {
 
     /// Runs the handshake against a peer that answers `answers` (all at once) and returns what the
     /// client sent and the outcome.
-    async fn run(target: SocksTarget, creds: Option<ProxyCredentials>, answers: &[u8]) -> (Vec<u8>, Result<(), SocksError>) {
+    async fn run(
+        target: SocksTarget,
+        creds: Option<ProxyCredentials>,
+        answers: &[u8],
+    ) -> (Vec<u8>, Result<(), SocksError>) {
         let (mut client, mut server) = tokio::io::duplex(4096);
         server.write_all(answers).await.unwrap();
         // The peer says no more: a short answer ends in an unexpected end of stream.
