@@ -4,6 +4,8 @@
 //! behaviours that refuse or stall. Each serves on a thread of its own, every connection bounded
 //! by a time limit (60 s by default), and stops when dropped.
 //!
+//! With [`TestProxyBuilder::tls`] the proxy speaks TLS first (an `https://` proxy).
+//!
 //! Targets are routed by the proxy itself ([`TestProxyBuilder::route`]): a test maps names (and
 //! ports) to its fixture servers, as a real proxy resolves names with its own DNS. IP-literal
 //! targets without a route are connected to as they are.
@@ -13,7 +15,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
@@ -61,6 +64,7 @@ pub struct TestProxyBuilder {
     routes: Route,
     behaviour: ProxyBehaviour,
     limit: Duration,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// A running proxy on 127.0.0.1. Stops accepting when dropped.
@@ -80,6 +84,7 @@ impl TestProxy {
             routes: HashMap::new(),
             behaviour: ProxyBehaviour::Relay,
             limit: Duration::from_secs(60),
+            tls: None,
         }
     }
 
@@ -113,6 +118,22 @@ impl TestProxyBuilder {
     pub fn behaviour(mut self, behaviour: ProxyBehaviour) -> Self {
         self.behaviour = behaviour;
         self
+    }
+
+    /// Speaks TLS (HTTP/1.1) with this certificate chain and key first: an `https://` proxy.
+    ///
+    /// Errors: rustls refused the certificate or key.
+    pub fn tls(mut self, chain: Vec<CertificateDer<'static>>, key: PrivateKeyDer<'static>) -> Result<Self, String> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .map_err(|e| e.to_string())?;
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        self.tls = Some(tokio_rustls::TlsAcceptor::from(Arc::new(config)));
+        Ok(self)
     }
 
     /// The longest a connection is served.
@@ -186,9 +207,13 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>, mut stop: watch
         tokio::spawn(async move {
             let limit = shared.config.limit;
             let served = async {
-                match shared.config.protocol {
-                    ProxyProtocol::Http => http(stream, &shared).await,
-                    ProxyProtocol::Socks5 => socks5(stream, &shared).await,
+                match &shared.config.tls {
+                    Some(acceptor) => {
+                        if let Ok(tls) = acceptor.accept(stream).await {
+                            serve(tls, &shared).await;
+                        }
+                    }
+                    None => serve(stream, &shared).await,
                 }
             };
             tokio::select! {
@@ -199,8 +224,20 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>, mut stop: watch
     }
 }
 
+/// Any stream a client connected on (TCP, or TLS over it).
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+
+async fn serve<S: Stream>(stream: S, shared: &Shared) {
+    match shared.config.protocol {
+        ProxyProtocol::Http => http(stream, shared).await,
+        ProxyProtocol::Socks5 => socks5(stream, shared).await,
+    }
+}
+
 /// Reads up to the end of a request head (at most 16 KiB); `None` when the peer closed first.
-async fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
+async fn read_head<S: Stream>(stream: &mut S) -> Option<Vec<u8>> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
@@ -237,7 +274,7 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-async fn http(mut client: TcpStream, shared: &Shared) {
+async fn http<S: Stream>(mut client: S, shared: &Shared) {
     let Some(head) = read_head(&mut client).await else { return };
     let text = String::from_utf8_lossy(&head).into_owned();
     let mut lines = text.split("\r\n");
@@ -329,7 +366,7 @@ async fn http(mut client: TcpStream, shared: &Shared) {
 }
 
 /// One length-prefixed field of an RFC 1929 request.
-async fn read_field(c: &mut TcpStream) -> Option<String> {
+async fn read_field<S: Stream>(c: &mut S) -> Option<String> {
     let mut len = [0u8; 1];
     c.read_exact(&mut len).await.ok()?;
     let mut v = vec![0u8; usize::from(len[0])];
@@ -345,7 +382,7 @@ fn split_authority(authority: &str) -> (&str, Option<u16>) {
     }
 }
 
-async fn socks5(mut client: TcpStream, shared: &Shared) {
+async fn socks5<S: Stream>(mut client: S, shared: &Shared) {
     let mut head = [0u8; 2];
     if client.read_exact(&mut head).await.is_err() || head[0] != 5 {
         return;

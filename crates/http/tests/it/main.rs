@@ -5,5 +5,6 @@ mod failures;
 mod hostile;
 mod no_panic;
 mod politeness;
+mod proxy;
 mod redirects;
 mod responses;
