@@ -104,7 +104,7 @@ mod tests {
         let creds = c.https.as_ref().unwrap().credentials.clone().unwrap();
         assert_eq!((creds.user.as_str(), creds.password.as_str()), ("alice", "s3cret"));
         let notes = proxy_notes(&c).join("\n");
-        assert_eq!(notes.contains("s3cret"), false);
+        assert!(!notes.contains("s3cret"));
         assert!(notes.starts_with("wellknown: requests go through the proxy http://127.0.0.1:3128"), "{notes}");
         assert!(notes.contains("resolves site names itself"), "{notes}");
         std::fs::write(&file, "no colon s3cret").unwrap();

@@ -350,7 +350,7 @@ mod tests {
         let c = p.credentials.clone().unwrap();
         assert_eq!((c.user.as_str(), c.password.as_str()), ("u@x", "p:ss"));
         assert_eq!(p.to_string(), "socks5://10.0.0.1:9050", "no credentials in Display");
-        assert_eq!(format!("{p:?}").contains("p:ss"), false, "none in Debug");
+        assert!(!format!("{p:?}").contains("p:ss"), "none in Debug");
         assert!(format!("{p:?}").contains("ProxyCredentials(..)"));
     }
 
