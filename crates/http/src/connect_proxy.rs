@@ -71,8 +71,9 @@ impl Connector {
                 let io = self.open_proxy(route, proxy, &stats).await?;
                 let authorization = proxy.credentials.as_ref().map(ProxyCredentials::basic);
                 let (ip, name) = self.named_target(ep)?;
-                if !ep.https && ip.is_none() {
-                    // The proxy forwards this connection's requests (absolute form).
+                if !ep.https && ep.connect_to.is_none() {
+                    // The proxy forwards this connection's requests (absolute form); a virtual-host
+                    // try, which must reach one address, is tunnelled instead.
                     let forward = Forward { authorization, proxy: shown };
                     return handshake(io, false, stats, Some(Arc::new(forward))).await;
                 }

@@ -111,6 +111,25 @@ async fn the_minimum_rate_holds_through_a_socks5_tunnel() {
 }
 
 #[tokio::test]
+async fn an_http_ip_literal_is_forwarded_and_a_virtual_host_try_is_tunnelled_to_its_address() {
+    let target = http_server(handler(|req| {
+        let host = req.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+        resp(200, &[], host)
+    }))
+    .await;
+    let proxy = TestProxy::builder(ProxyProtocol::Http).start().unwrap();
+    let f = fetcher(through(&format!("http://{}", proxy.addr), vec![]));
+    let literal: url::Url = format!("http://{target}/a").parse().unwrap();
+    let r = fetch_all(&f, &get(literal.clone())).await;
+    assert_eq!(r.meta.status, Some(200), "{:?}", r.meta.failure);
+    let vhost = site(target, "http", "/b");
+    let r = f.fetch_vhost(&get(vhost), &|_: &url::Url| true, target.ip()).await;
+    assert_eq!((r.meta.status, r.body.clone()), (Some(200), format!("site.test:{}", target.port()).into_bytes()));
+    let log: Vec<(String, String)> = proxy.requests().into_iter().map(|q| (q.method, q.target)).collect();
+    assert_eq!(log, vec![("GET".to_string(), literal.to_string()), ("CONNECT".to_string(), target.to_string())]);
+}
+
+#[tokio::test]
 async fn an_ip_literal_target_is_refused_before_the_proxy_is_asked() {
     let proxy = TestProxy::builder(ProxyProtocol::Http).start().unwrap();
     let cfg = FetcherConfig { allow_private: false, ..through(&format!("http://{}", proxy.addr), vec![]) };
