@@ -115,4 +115,7 @@ pub mod codes {
     pub const HTTP_STATUS: &str = "http_status";
     /// The fetch failed (DNS, connect, TLS, timeout, ...); the failure class is in the message.
     pub const FETCH_FAILED: &str = "fetch_failed";
+    /// The document answered like a random path of its origin (the engine's catch-all calibration):
+    /// a soft 404 or catch-all route, not the well-known document.
+    pub const CATCH_ALL: &str = "catch_all";
 }

@@ -20,8 +20,8 @@ use crate::verify;
 /// path (`calibrate.rs`): recorded, never verified, revealing nothing.
 pub const CATCH_ALL_FLAG: &str = "catch_all";
 
-/// Diagnostic code of such a document.
-pub const CATCH_ALL_CODE: &str = "catch_all";
+/// Diagnostic code of such a document (the shared code of `wellknown_core::diag::codes`).
+pub const CATCH_ALL_CODE: &str = wellknown_core::diag::codes::CATCH_ALL;
 
 impl Engine {
     /// Emits one document of `run`: its record, its report (diagnostics, candidates, follow-ups) and
