@@ -16,7 +16,9 @@
 //! any other status `error`; no response: `dns`, `connect`, `tls`, `timeout` or `failure` (the
 //! exact fetcher class is in `failure`). Refused before anything was sent: `private_address` (the
 //! host resolves only to loopback, private, link-local or metadata addresses and `--allow-private`
-//! is off), `disallowed_by_robots`; these records have `method: null` and `source: none`.
+//! is off), `disallowed_by_robots`; these records have `method: null` and `source: none`. So do the
+//! verdicts of URLs whose origin this unit already found unreachable or too slow (`reach.rs`): the
+//! failure class of the request that found it and a message `not attempted: …`, nothing sent.
 
 use serde::Serialize;
 use url::Url;
@@ -227,19 +229,27 @@ pub(crate) async fn request(
 ) -> (VerificationRecord, usize) {
     let policy = FetchPolicy { max_body_bytes: 0, decode_content_encoding: false, ..FetchPolicy::default() };
     let head = FetchRequest { url: url.clone(), method: Method::Head, policy, headers: Vec::new() };
-    let mut result = cx.request(head).await;
     let mut method = Method::Head;
-    let mut sent = usize::from(sent_something(&result.meta));
-    if matches!(result.meta.status, Some(405 | 501)) && result.meta.failure.is_none() {
-        let policy = FetchPolicy {
-            max_body_bytes: GET_FALLBACK_MAX_BODY,
-            decode_content_encoding: false,
-            ..FetchPolicy::default()
-        };
-        result = cx.request(FetchRequest::get(url, policy)).await;
-        method = Method::Get;
+    let mut sent = 0;
+    let result = if let Some(skipped) = cx.reach.skip_verification(&url, cx.net.clock.now()) {
+        skipped
+    } else {
+        let mut result = cx.request(head).await;
+        cx.reach.learn_verification(&url, &result.meta);
         sent += usize::from(sent_something(&result.meta));
-    }
+        if matches!(result.meta.status, Some(405 | 501)) && result.meta.failure.is_none() {
+            let policy = FetchPolicy {
+                max_body_bytes: GET_FALLBACK_MAX_BODY,
+                decode_content_encoding: false,
+                ..FetchPolicy::default()
+            };
+            result = cx.request(FetchRequest::get(url.clone(), policy)).await;
+            cx.reach.learn_verification(&url, &result.meta);
+            method = Method::Get;
+            sent += usize::from(sent_something(&result.meta));
+        }
+        result
+    };
     let meta = &result.meta;
     let (status, target) = classify(meta);
     let record = VerificationRecord {
