@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use url::Url;
 use wellknown_core::{CandidateKind, Evidence, Locator, Method, Severity, Timestamp};
-use wellknown_engine::{
-    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, UnitKind,
-    VerificationRecord, VerifyStatus,
+use wellknown_records::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryAction, InventoryRecord, OriginRecord,
+    Record, UnitKind, VerificationRecord, VerifyStatus,
 };
 use wellknown_store::analysis::{CandidateQuery, candidates, diff};
 use wellknown_store::confidence::{Declaration, score_all};
@@ -104,7 +104,7 @@ fn writes(records: &[Record]) -> Vec<Write> {
 
 fn seed(value: &str) -> UnitRow {
     UnitRow {
-        kind: "origin".into(),
+        kind: UnitKind::Origin,
         value: value.into(),
         depth: 0,
         revealed_by: None,
@@ -211,7 +211,7 @@ fn unit_states_drive_resume() {
         candidate_kind: CandidateKind::Endpoint,
         candidate_value: "https://api.a.example/token".into(),
         in_scope: true,
-        action: "queued",
+        action: InventoryAction::Queued,
     });
     s.write(id, &writes(&[revealed, done("https://a.example")])).unwrap();
     assert_eq!(s.last_unfinished_scan().unwrap().map(|r| r.id), Some(id));
@@ -605,4 +605,24 @@ fn a_damaged_store_is_refused_by_the_checked_open() {
     assert!(err.contains("damaged") || err.contains("malformed"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing written to it");
     assert!(!wellknown_store::is_sqlite_database(&dir.path().join("missing")));
+}
+
+/// The layering invariant (docs/ARCHITECTURE.md, "Layering invariants"): the store consumes the
+/// records crate and links neither the engine nor tokio, so a reader of the graph or another backend
+/// builds without a scan. Asked of cargo itself (offline, from the lock file), normal dependencies.
+#[test]
+fn the_store_links_neither_the_engine_nor_tokio() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "-p", "wellknown-store", "-e", "normal", "--prefix", "none", "--offline", "--locked"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8(out.stdout).unwrap();
+    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(crates.contains(&"wellknown-records"), "{tree}");
+    for banned in ["wellknown-engine", "tokio"] {
+        assert!(!crates.contains(&banned), "the store links {banned}:\n{tree}");
+    }
 }

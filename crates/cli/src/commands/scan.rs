@@ -7,7 +7,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use url::Url;
 use wellknown_core::Origin;
-use wellknown_engine::{Engine, Record, Revealed, RunPlan, SystemClock, Unit, UnitKind};
+use wellknown_engine::{Engine, Revealed, RunPlan, SystemClock};
+use wellknown_records::{Record, Unit};
 use wellknown_store::ingest::seed_rows;
 use wellknown_store::{SqliteStore, Store, UnitState};
 
@@ -186,11 +187,11 @@ async fn interrupted_before_scan(
     started: std::time::Instant,
 ) -> Result<i32, String> {
     let distinct: std::collections::HashSet<String> = targets.iter().map(Origin::ascii).collect();
-    let summary = wellknown_engine::Summary {
+    let summary = wellknown_records::Summary {
         targets: distinct.len(),
         elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         interrupted: true,
-        ..wellknown_engine::Summary::default()
+        ..wellknown_records::Summary::default()
     };
     let rec = Record::Summary(summary.clone());
     let resume = kept.as_ref().map(|k| resume_command(&k.db, k.id));
@@ -375,7 +376,7 @@ fn resume_plan(
     let units = store.units(row.id).map_err(|e| store_open::scan_error(db, &e))?;
     let mut plan = RunPlan::default();
     for u in &units {
-        let Some(kind) = UnitKind::parse(&u.kind) else { continue };
+        let kind = u.kind;
         if let Some(by) = &u.revealed_by {
             // Reported again if the unit that revealed it runs again (an interrupted unit's inventory).
             plan.revealed.push(Revealed { kind, value: u.value.clone(), revealed_by: by.clone() });
@@ -591,7 +592,7 @@ pub fn unreachable_line(origin: &str, classes: &[String]) -> String {
 /// the ones not attempted because their origin was found unreachable; redirects not followed, out
 /// of scope or into a refused private address, which are answers), candidates, diagnostics and
 /// time.
-pub fn summary_line(s: &wellknown_engine::Summary, unreachable: &[(String, Vec<String>)]) -> String {
+pub fn summary_line(s: &wellknown_records::Summary, unreachable: &[(String, Vec<String>)]) -> String {
     let mut classes: Vec<&str> = unreachable.iter().flat_map(|(_, c)| c.iter().map(String::as_str)).collect();
     classes.sort_unstable();
     classes.dedup();
@@ -710,7 +711,7 @@ mod tests {
 
     #[test]
     fn redirects_not_followed_are_named_apart_from_fetch_failures() {
-        let s = wellknown_engine::Summary {
+        let s = wellknown_records::Summary {
             targets: 1,
             reachable: 1,
             documents: 3,
@@ -718,7 +719,7 @@ mod tests {
             redirected_out_of_scope: 1,
             redirected_to_private: 2,
             elapsed_ms: 5,
-            ..wellknown_engine::Summary::default()
+            ..wellknown_records::Summary::default()
         };
         assert_eq!(
             summary_line(&s, &[]),
