@@ -22,7 +22,7 @@ use url::Url;
 use wellknown_core::{CandidateKind, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Method, Timestamp};
 
 use crate::context::ScanContext;
-use wellknown_records::{VerificationRecord, VerifyStatus};
+use wellknown_records::{VerificationRecord, VerifySource, VerifyStatus};
 
 /// True for candidate kinds whose value is a URL the scan verifies.
 pub fn verifiable(kind: CandidateKind) -> bool {
@@ -123,7 +123,7 @@ pub(crate) fn from_document(kind: CandidateKind, value: &str, unit: &str, f: &Fe
         target: f.target.clone(),
         method: Some(Method::Get),
         failure: f.failure.clone(),
-        source: "document",
+        source: VerifySource::Document,
         verified_at: f.at,
     }
 }
@@ -166,7 +166,7 @@ pub(crate) async fn request(
         target,
         method: (sent > 0).then_some(method),
         failure: meta.failure.clone(),
-        source: if sent > 0 { "request" } else { "none" },
+        source: if sent > 0 { VerifySource::Request } else { VerifySource::NotRequested },
         verified_at: meta.fetched_at,
     };
     (record, sent)

@@ -235,7 +235,9 @@ fn verdicts(records: &[Record]) -> HashMap<String, Verdict> {
     records
         .iter()
         .filter_map(|r| match r {
-            Record::Verification(v) => Some((v.value.clone(), (v.status, v.http_status, v.target.clone(), v.source))),
+            Record::Verification(v) => {
+                Some((v.value.clone(), (v.status, v.http_status, v.target.clone(), v.source.as_str())))
+            }
             _ => None,
         })
         .collect()
@@ -315,7 +317,7 @@ async fn a_verification_refused_by_the_private_address_rule_is_not_a_failed_requ
         .collect();
     assert_eq!(v.len(), 1);
     assert_eq!(
-        (v[0].status, v[0].http_status, v[0].method, v[0].source),
+        (v[0].status, v[0].http_status, v[0].method, v[0].source.as_str()),
         (VerifyStatus::PrivateAddress, None, None, "none")
     );
     assert_eq!(v[0].failure.as_ref().map(|f| f.class), Some(FailureClass::PrivateAddress));

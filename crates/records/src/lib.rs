@@ -5,7 +5,7 @@
 //! `candidate`, `evidence`, `verification`, `inventory`, `vhost`, `budget`, `origin`, and the
 //! `summary` last. The engine (`wellknown-engine`) produces them; the store (`wellknown-store`) and
 //! the binary consume them. Beside the records: the scan units they name ([`Unit`], [`UnitKind`]),
-//! the verification verdicts ([`VerifyStatus`]) and what a scan does with a revealed unit
+//! the verification verdicts ([`VerifyStatus`]) and their source ([`VerifySource`]), and what a scan does with a revealed unit
 //! ([`InventoryAction`]), each with the one `as_str` / `parse` pair that names it in records, the
 //! store and on the command line.
 //!
@@ -22,4 +22,4 @@ pub use record::{
     OriginRecord, Record, Summary, VerificationRecord, VhostRecord, recognised,
 };
 pub use unit::{Unit, UnitKind, UnitTarget};
-pub use verify::VerifyStatus;
+pub use verify::{VerifySource, VerifyStatus};

@@ -9,7 +9,7 @@ use serde::Serialize;
 use wellknown_core::{CandidateKind, Evidence, FetchFailure, Locator, Method, RedirectHop, Severity, Timestamp};
 
 use crate::unit::UnitKind;
-use crate::verify::VerifyStatus;
+use crate::verify::{VerifySource, VerifyStatus};
 
 /// One line of scan output.
 #[derive(Debug, Clone, Serialize)]
@@ -177,8 +177,8 @@ pub struct VerificationRecord {
     /// The fetcher's failure, when there was no usable response.
     pub failure: Option<FetchFailure>,
     /// `request` (a verification request), `document` (the URL was fetched as a document in this
-    /// scan and that fetch is the verdict) or `none` (not requested).
-    pub source: &'static str,
+    /// scan and that fetch is the verdict) or `none` (not requested): [`VerifySource`].
+    pub source: VerifySource,
     /// When the verdict was reached (RFC 3339 UTC).
     pub verified_at: Timestamp,
 }

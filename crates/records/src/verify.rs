@@ -1,6 +1,6 @@
 //! Verification verdicts ([`VerifyStatus`]): what requesting a candidate URL found, as the
 //! `verification` records, the store and `wellknown candidates --status` name them
-//! (`docs/verification.md`, `docs/output-schema.md`).
+//! (`docs/verification.md`, `docs/output-schema.md`), and where a verdict came from ([`VerifySource`]).
 
 use serde::Serialize;
 
@@ -85,5 +85,65 @@ impl VerifyStatus {
     /// Parses a status name.
     pub fn parse(s: &str) -> Option<VerifyStatus> {
         VerifyStatus::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+/// Where a verification verdict came from (a `verification` record's `source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifySource {
+    /// `request`: a verification request (HEAD, or GET after a 405/501).
+    Request,
+    /// `document`: the URL was fetched as a document in this scan, and that fetch is the verdict.
+    Document,
+    /// `none`: nothing was requested (refused before sending: robots.txt, a private address, ...).
+    #[serde(rename = "none")]
+    NotRequested,
+}
+
+impl VerifySource {
+    /// Every source, in declaration order.
+    pub const ALL: [VerifySource; 3] = [VerifySource::Request, VerifySource::Document, VerifySource::NotRequested];
+
+    /// The name used in records and the store: `request`, `document` or `none`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VerifySource::Request => "request",
+            VerifySource::Document => "document",
+            VerifySource::NotRequested => "none",
+        }
+    }
+
+    /// Parses a source name.
+    pub fn parse(s: &str) -> Option<VerifySource> {
+        VerifySource::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_match_the_serialised_form() {
+        for v in VerifyStatus::ALL {
+            assert_eq!(VerifyStatus::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+        for v in VerifySource::ALL {
+            assert_eq!(VerifySource::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+        assert_eq!(VerifySource::NotRequested.as_str(), "none");
+        assert_eq!(VerifyStatus::parse("unverified"), None);
+        // The core names records carry, stored by the same strings.
+        use wellknown_core::{Method, Severity};
+        for m in [Method::Get, Method::Head] {
+            assert_eq!(Method::parse(m.as_str()), Some(m));
+            assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+        }
+        for s in [Severity::Error, Severity::Warning] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
     }
 }

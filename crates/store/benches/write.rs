@@ -8,8 +8,8 @@
 //! scan's writer thread does. Throughput is in writes (records) per second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use wellknown_core::{CandidateKind, Timestamp};
-use wellknown_records::VerifyStatus;
+use wellknown_core::{CandidateKind, Method, Timestamp};
+use wellknown_records::{VerifySource, VerifyStatus};
 use wellknown_store::model::{DocumentRow, RelationWrite, VerificationRow, Write};
 use wellknown_store::{SqliteStore, Store};
 
@@ -71,10 +71,10 @@ fn writes() -> Vec<Write> {
                 status: VerifyStatus::Alive,
                 http_status: Some(200),
                 target: None,
-                method: Some("HEAD".into()),
+                method: Some(Method::Head),
                 failure_class: None,
                 failure_message: None,
-                source: "verify".into(),
+                source: VerifySource::Request,
                 verified_at: at,
             }));
         }

@@ -44,7 +44,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
         Record::Diagnostic(d) => vec![Write::Diagnostic(DiagnosticWrite {
             probe: d.probe.clone(),
             document_url: d.document.clone(),
-            severity: json(&d.severity).trim_matches('"').to_string(),
+            severity: d.severity,
             code: d.code.clone(),
             message: d.message.clone(),
             locator: locator(d.locator.as_ref()),
@@ -82,10 +82,10 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             status: v.status,
             http_status: v.http_status,
             target: v.target.clone(),
-            method: v.method.map(|m| json(&m).trim_matches('"').to_string()),
+            method: v.method,
             failure_class: v.failure.as_ref().map(|f| f.class.as_str().to_string()),
             failure_message: v.failure.as_ref().map(|f| f.message.clone()),
-            source: v.source.to_string(),
+            source: v.source,
             verified_at: v.verified_at,
         })],
         Record::Inventory(i) => vec![Write::Unit(UnitRow {

@@ -5,8 +5,8 @@
 //! them the same way. Rows read back carry the backend's ids only to link rows to each other.
 
 use serde::Serialize;
-use wellknown_core::{CandidateKind, Timestamp};
-use wellknown_records::{InventoryAction, UnitKind, VerifyStatus};
+use wellknown_core::{CandidateKind, Method, Severity, Timestamp};
+use wellknown_records::{InventoryAction, UnitKind, VerifySource, VerifyStatus};
 
 /// A scan's id (SQLite `INTEGER PRIMARY KEY`; a PostgreSQL backend would use `bigserial`).
 pub type ScanId = i64;
@@ -195,13 +195,13 @@ pub struct VerificationRow {
     /// Redirect target.
     pub target: Option<String>,
     /// `HEAD` or `GET`.
-    pub method: Option<String>,
+    pub method: Option<Method>,
     /// Fetcher failure class.
     pub failure_class: Option<String>,
     /// Failure details.
     pub failure_message: Option<String>,
     /// `request`, `document` or `none`.
-    pub source: String,
+    pub source: VerifySource,
     /// When.
     pub verified_at: Timestamp,
 }
@@ -237,7 +237,7 @@ pub struct DiagnosticWrite {
     /// Final URL of the document.
     pub document_url: String,
     /// `error` or `warning`.
-    pub severity: String,
+    pub severity: Severity,
     /// Stable code.
     pub code: String,
     /// Explanation.

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
-use wellknown_core::{CandidateKind, Timestamp};
-use wellknown_records::{UnitKind, VerifyStatus};
+use wellknown_core::{CandidateKind, Method, Timestamp};
+use wellknown_records::{UnitKind, VerifySource, VerifyStatus};
 
 use crate::id_cache::IdCache;
 use crate::lease::{self, Acquired, Lease};
@@ -339,7 +339,7 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
             )?
             .execute(params![
                 doc,
-                d.severity,
+                d.severity.as_str(),
                 d.code,
                 d.message,
                 d.locator.clone().unwrap_or_default()
@@ -364,10 +364,10 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
                 v.status.as_str(),
                 v.http_status,
                 v.target,
-                v.method,
+                v.method.map(Method::as_str),
                 v.failure_class,
                 v.failure_message,
-                v.source,
+                v.source.as_str(),
                 ts(&v.verified_at)
             ])?;
         }
@@ -749,7 +749,12 @@ impl Store for SqliteStore {
         for row in stmt.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                (r.get::<_, String>(1)?, r.get::<_, String>(4)?),
+                (
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(7)?,
+                    r.get::<_, String>(10)?,
+                ),
                 VerificationRow {
                     kind: CandidateKind::Url,
                     value: r.get(2)?,
@@ -757,20 +762,25 @@ impl Store for SqliteStore {
                     status: VerifyStatus::Alive,
                     http_status: r.get(5)?,
                     target: r.get(6)?,
-                    method: r.get(7)?,
+                    method: None,
                     failure_class: r.get(8)?,
                     failure_message: r.get(9)?,
-                    source: r.get(10)?,
+                    source: VerifySource::Request,
                     verified_at: Timestamp::UNIX_EPOCH,
                 },
                 r.get::<_, String>(11)?,
             ))
         })? {
-            let (node, (kind, status), mut v, at) = row?;
+            let (node, (kind, status, method, source), mut v, at) = row?;
             v.kind = CandidateKind::parse(&kind)
                 .ok_or_else(|| StoreError::new(format!("unknown candidate kind {kind:?} of a verified node")))?;
             v.status =
                 VerifyStatus::parse(&status).ok_or_else(|| StoreError::new(format!("unknown verdict {status:?}")))?;
+            v.method = method
+                .map(|m| Method::parse(&m).ok_or_else(|| StoreError::new(format!("unknown verification method {m:?}"))))
+                .transpose()?;
+            v.source = VerifySource::parse(&source)
+                .ok_or_else(|| StoreError::new(format!("unknown verification source {source:?}")))?;
             v.verified_at = parse_ts(&at)?;
             verifications.push(StoredVerification { node, row: v });
         }

@@ -7,7 +7,7 @@ use url::Url;
 use wellknown_core::{CandidateKind, Evidence, Locator, Method, Severity, Timestamp};
 use wellknown_records::{
     CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryAction, InventoryRecord, OriginRecord,
-    Record, UnitKind, VerificationRecord, VerifyStatus,
+    Record, UnitKind, VerificationRecord, VerifySource, VerifyStatus,
 };
 use wellknown_store::analysis::{CandidateQuery, candidates, diff};
 use wellknown_store::confidence::{Declaration, score_all};
@@ -77,7 +77,7 @@ fn verdict(kind: CandidateKind, value: &str, status: VerifyStatus, http: Option<
         target: None,
         method: Some(Method::Head),
         failure: None,
-        source: "request",
+        source: VerifySource::Request,
         verified_at: t(at),
     })
 }
@@ -625,4 +625,74 @@ fn the_store_links_neither_the_engine_nor_tokio() {
     for banned in ["wellknown-engine", "tokio"] {
         assert!(!crates.contains(&banned), "the store links {banned}:\n{tree}");
     }
+}
+
+/// The typed rows store the records' own names: the columns hold exactly the strings the JSON Lines
+/// output has (`issuer`, `beyond_depth`, `warning`, `HEAD`, `none`, `disallowed_by_robots`), and
+/// read back as the same values.
+#[test]
+fn stored_names_are_the_records_names() {
+    use wellknown_core::{FailureClass, FetchFailure};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let mut s = SqliteStore::open(&path).unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    let diagnostic = Record::Diagnostic(DiagnosticRecord {
+        document: ROBOTS.into(),
+        probe: "robots".into(),
+        severity: Severity::Warning,
+        code: "w".into(),
+        message: "m".into(),
+        locator: None,
+    });
+    let revealed = Record::Inventory(InventoryRecord {
+        unit: UnitKind::Issuer,
+        value: "https://login.a.example/t".into(),
+        depth: 2,
+        revealed_by: "https://a.example".into(),
+        candidate_kind: CandidateKind::Issuer,
+        candidate_value: "https://login.a.example/t".into(),
+        in_scope: true,
+        action: InventoryAction::BeyondDepth,
+    });
+    let refused = Record::Verification(VerificationRecord {
+        kind: CandidateKind::Endpoint,
+        value: "https://a.example/private/x".into(),
+        origin: "https://a.example".into(),
+        status: VerifyStatus::DisallowedByRobots,
+        http_status: None,
+        target: None,
+        method: None,
+        failure: Some(FetchFailure { class: FailureClass::RobotsDisallowed, message: "m".into() }),
+        source: VerifySource::NotRequested,
+        verified_at: t(T1),
+    });
+    let head = verdict(CandidateKind::Url, "https://a.example/x", VerifyStatus::Alive, Some(200), T1);
+    s.write(id, &writes(&[doc(ROBOTS, "robots", Some(200), T1), diagnostic, revealed, refused, head])).unwrap();
+
+    let c = rusqlite::Connection::open(&path).unwrap();
+    let one = |sql: &str| -> Vec<String> {
+        let mut stmt = c.prepare(sql).unwrap();
+        let rows = stmt.query_map([], |r| r.get::<_, Option<String>>(0)).unwrap();
+        rows.map(|r| r.unwrap().unwrap_or_else(|| "NULL".into())).collect()
+    };
+    assert_eq!(one("SELECT severity FROM diagnostics"), ["warning"]);
+    assert_eq!(one("SELECT kind || ' ' || state FROM units"), ["issuer beyond_depth"]);
+    assert_eq!(
+        one("SELECT status || ' ' || COALESCE(method, 'NULL') || ' ' || source FROM verifications ORDER BY id"),
+        ["disallowed_by_robots NULL none", "alive HEAD request"]
+    );
+    assert_eq!(one("SELECT kind FROM nodes ORDER BY id"), ["endpoint", "url"]);
+
+    let units = s.units(id).unwrap();
+    assert_eq!((units[0].kind, units[0].state), (UnitKind::Issuer, UnitState::BeyondDepth));
+    let g = s.load().unwrap();
+    let v: Vec<_> = g.verifications.iter().map(|v| (v.row.kind, v.row.status, v.row.method, v.row.source)).collect();
+    assert_eq!(
+        v,
+        [
+            (CandidateKind::Endpoint, VerifyStatus::DisallowedByRobots, None, VerifySource::NotRequested),
+            (CandidateKind::Url, VerifyStatus::Alive, Some(Method::Head), VerifySource::Request),
+        ]
+    );
 }
