@@ -607,23 +607,33 @@ fn a_damaged_store_is_refused_by_the_checked_open() {
     assert!(!wellknown_store::is_sqlite_database(&dir.path().join("missing")));
 }
 
-/// The layering invariant (docs/ARCHITECTURE.md, "Layering invariants"): the store consumes the
+/// The layering invariants (docs/ARCHITECTURE.md, "Layering invariants"): the store consumes the
 /// records crate and links neither the engine nor tokio, so a reader of the graph or another backend
-/// builds without a scan. Asked of cargo itself (offline, from the lock file), normal dependencies.
+/// builds without a scan; the records and core link no runtime either. Asked of cargo itself
+/// (offline, from the lock file), normal dependencies only.
 #[test]
 fn the_store_links_neither_the_engine_nor_tokio() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args(["tree", "-p", "wellknown-store", "-e", "normal", "--prefix", "none", "--offline", "--locked"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
-    let tree = String::from_utf8(out.stdout).unwrap();
-    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert!(crates.contains(&"wellknown-records"), "{tree}");
-    for banned in ["wellknown-engine", "tokio"] {
-        assert!(!crates.contains(&banned), "the store links {banned}:\n{tree}");
+    let tree = |package: &str| -> Vec<String> {
+        let out = std::process::Command::new(&cargo)
+            .args(["tree", "-p", package, "-e", "normal", "--prefix", "none", "--offline", "--locked"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cargo tree -p {package}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect()
+    };
+    let store = tree("wellknown-store");
+    assert!(store.iter().any(|c| c == "wellknown-records"), "{store:?}");
+    for (package, crates) in [("wellknown-store", store), ("wellknown-records", tree("wellknown-records"))] {
+        for banned in ["wellknown-engine", "wellknown-http", "tokio"] {
+            assert!(!crates.iter().any(|c| c == banned), "{package} links {banned}: {crates:?}");
+        }
+    }
+    let core = tree("wellknown-core");
+    for banned in ["tokio", "hyper", "rusqlite"] {
+        assert!(!core.iter().any(|c| c == banned), "wellknown-core links {banned}: {core:?}");
     }
 }
 
