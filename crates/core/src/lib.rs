@@ -31,7 +31,7 @@ pub use candidates::{CandidateBuilder, CandidateRef, Candidates};
 pub use diag::{Diagnostic, Locator, Severity};
 pub use fetch::{FailureClass, FetchFailure, FetchMeta, FetchPolicy, FetchRequest, FetchResult, Method, RedirectHop};
 pub use origin::{Host, Origin, OriginError};
-pub use probe::{Document, OriginOrder, ProbeContext, Target, WellKnownProbe};
+pub use probe::{Document, OriginOrder, ProbeContext, ProbeInfo, Target, WellKnownProbe, code_listed};
 pub use registry::{ProbeRegistration, probe_by_id, probe_ids, probes};
 pub use report::{FollowUp, Report};
 pub use scope::{Scope, ScopeError, ScopeRule};

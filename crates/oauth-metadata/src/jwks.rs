@@ -20,7 +20,8 @@ use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_n
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
-use crate::metadata::{MAX_BODY_BYTES, codes_md::PRIVATE_KEY_MATERIAL};
+use crate::codes::{self as c, PRIVATE_KEY_MATERIAL};
+use crate::metadata::MAX_BODY_BYTES;
 use crate::x5c::certificate_subject;
 
 /// The probe id and report kind.
@@ -125,7 +126,7 @@ fn read_set(report: &mut Report, value: Value) {
         Some(Value::Array(keys)) => keys,
         Some(other) => {
             report.error(
-                "invalid_keys",
+                c::INVALID_KEYS,
                 format!("keys must be an array of JWKs, found {}", type_name(other)),
                 at("/keys"),
             );
@@ -133,7 +134,7 @@ fn read_set(report: &mut Report, value: Value) {
         }
         None => {
             // A single JWK served where a set was expected: still read it, it may leak a private key.
-            report.error("missing_keys", "a JWK Set has a REQUIRED keys member (RFC 7517 section 5.1)", at(""));
+            report.error(c::MISSING_KEYS, "a JWK Set has a REQUIRED keys member (RFC 7517 section 5.1)", at(""));
             if object.contains_key("kty") {
                 read_key(report, &object, "");
             }
@@ -144,7 +145,7 @@ fn read_set(report: &mut Report, value: Value) {
         let ptr = pointer("/keys", &i.to_string());
         match key.as_object() {
             Some(jwk) => read_key(report, jwk, &ptr),
-            None => report.error("invalid_jwk", format!("key {i} is {}, not a JSON object", type_name(key)), at(ptr)),
+            None => report.error(c::INVALID_JWK, format!("key {i} is {}, not a JSON object", type_name(key)), at(ptr)),
         }
     }
     report.fact("key_count", keys.len());
@@ -166,17 +167,17 @@ fn read_key(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) {
         );
     }
     let Some(kty) = kty else {
-        report.error("invalid_jwk", "a JWK has a REQUIRED kty member (RFC 7517 section 4.1)", at(ptr));
+        report.error(c::INVALID_JWK, "a JWK has a REQUIRED kty member (RFC 7517 section 4.1)", at(ptr));
         return;
     };
     let x5c = read_x5c(report, jwk, ptr);
     if thumbprint_members(kty).is_none() {
-        report.warn("unknown_kty", format!("key type {kty:?} has no defined thumbprint; key not recorded"), at(ptr));
+        report.warn(c::UNKNOWN_KTY, format!("key type {kty:?} has no defined thumbprint; key not recorded"), at(ptr));
         return;
     }
     let Some(thumbprint) = jwk_thumbprint(jwk) else {
         report.error(
-            "invalid_jwk",
+            c::INVALID_JWK,
             format!("{kty} key lacks a member its thumbprint needs (RFC 7638 section 3.2), or one is not a string"),
             at(ptr),
         );
@@ -208,7 +209,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
     let value = jwk.get("x5c")?;
     let x5c_ptr = pointer(ptr, "x5c");
     let Some(first) = value.as_array().and_then(|a| a.first()) else {
-        report.error("invalid_x5c", "x5c must be a non-empty array of base64 DER certificates", at(x5c_ptr));
+        report.error(c::INVALID_X5C, "x5c must be a non-empty array of base64 DER certificates", at(x5c_ptr));
         return None;
     };
     let text: String = first.as_str().unwrap_or_default().chars().filter(|c| !c.is_ascii_whitespace()).collect();
@@ -216,7 +217,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
         Ok(der) if !der.is_empty() => der,
         _ => {
             report.error(
-                "invalid_x5c",
+                c::INVALID_X5C,
                 "x5c[0] is not base64 (RFC 7517 section 4.7: standard base64, not base64url)",
                 at(pointer(&x5c_ptr, "0")),
             );
@@ -226,7 +227,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
     let sha = URL_SAFE_NO_PAD.encode(Sha256::digest(&der));
     let subject = certificate_subject(&der);
     if subject.is_none() {
-        report.error("invalid_x5c", "x5c[0] is not a DER X.509 certificate", at(pointer(&x5c_ptr, "0")));
+        report.error(c::INVALID_X5C, "x5c[0] is not a DER X.509 certificate", at(pointer(&x5c_ptr, "0")));
     }
     Some((sha, subject))
 }
