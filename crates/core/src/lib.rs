@@ -17,6 +17,7 @@ pub mod diag;
 pub mod fetch;
 pub mod iana;
 pub mod json;
+pub mod json_document;
 pub mod json_dups;
 pub mod media;
 pub mod origin;

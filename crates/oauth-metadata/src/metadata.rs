@@ -11,8 +11,8 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, FetchPolicy, Host, Report};
 
 use crate::location::{Construction, expected_issuer_from};
@@ -25,6 +25,17 @@ pub fn metadata_policy() -> FetchPolicy {
 }
 
 use crate::codes as c;
+
+/// How a metadata document is read as JSON: `application/json` (OIDC Discovery section 4.2, RFC 8414
+/// section 3.2; `invalid_charset` for a charset other than utf-8), a JSON object.
+pub const METADATA_JSON: JsonRules = JsonRules {
+    wrong_media_type: |_, parsed| match parsed {
+        Some(m) => format!("metadata must be served as application/json, not {}", m.essence),
+        None => "metadata served without a usable Content-Type".to_string(),
+    },
+    wrong_top_level: |found| format!("the metadata must be a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Largest body interpreted in full (1 MiB, the default fetch cap); larger bodies are `too_large`.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -76,7 +87,9 @@ pub struct Metadata {
 /// `construction` (`root`, `appended`, `inserted`, or null), `redirected_from` when redirected.
 pub fn read_metadata(body: &[u8], meta: &FetchMeta, profile: &MetadataProfile) -> Metadata {
     let mut report = Report::new(profile.probe, &meta.url, profile.probe);
-    check_content_type(&mut report, meta);
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), &METADATA_JSON) {
+        report.push(d);
+    }
     if meta.truncated || body.len() > MAX_BODY_BYTES {
         report.error(codes::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
@@ -85,25 +98,13 @@ pub fn read_metadata(body: &[u8], meta: &FetchMeta, profile: &MetadataProfile) -
         .or_else(|| expected_issuer_from(&meta.url, profile.suffix));
     record_location(&mut report, meta, profile, expected.as_ref());
 
-    let parsed = parse_json_body(body);
+    let parsed = read_document(body, &METADATA_JSON);
     for d in parsed.diagnostics {
         report.push(d);
     }
-    let object = match parsed.value {
-        Some(Value::Object(map)) => map,
-        Some(other) => {
-            report.error(
-                codes::NOT_JSON_OBJECT,
-                format!("the metadata must be a JSON object, found {}", type_name(&other)),
-                at(""),
-            );
-            report.kind = "invalid".into();
-            return Metadata { report, object: None, expected };
-        }
-        None => {
-            report.kind = "invalid".into();
-            return Metadata { report, object: None, expected };
-        }
+    let Some(Value::Object(object)) = parsed.value else {
+        report.kind = "invalid".into();
+        return Metadata { report, object: None, expected };
     };
 
     read_object(&mut report, &object, expected.as_ref(), profile);
@@ -136,30 +137,6 @@ fn read_object(
     extra_host_members(report, object, &mut seen_hosts, profile);
     if let Some(jwks) = object.get("jwks_uri").and_then(Value::as_str).and_then(http_url) {
         report.follow_up(crate::jwks::PROBE_ID, jwks, "jwks_uri");
-    }
-}
-
-/// `invalid_content_type` unless the media type is `application/json` (OIDC Discovery section 4.2,
-/// RFC 8414 section 3.2); `invalid_charset` for a charset other than utf-8 ([`check_charset`]).
-fn check_content_type(report: &mut Report, meta: &FetchMeta) {
-    let mt = meta.content_type.as_deref().and_then(MediaType::parse);
-    match mt {
-        Some(m) if m.essence == "application/json" => check_charset(report, &m),
-        Some(m) => report.error(
-            codes::INVALID_CONTENT_TYPE,
-            format!("metadata must be served as application/json, not {}", m.essence),
-            None,
-        ),
-        None => report.error(codes::INVALID_CONTENT_TYPE, "metadata served without a usable Content-Type", None),
-    }
-}
-
-/// `invalid_charset` (error) when the media type names a charset other than utf-8
-/// ([`MediaType::json_charset_problem`], RFC 8259 section 8.1); used for the metadata and for the
-/// JWK Set.
-pub(crate) fn check_charset(report: &mut Report, media: &MediaType) {
-    if let Some(msg) = media.json_charset_problem() {
-        report.error(codes::INVALID_CHARSET, msg, None);
     }
 }
 

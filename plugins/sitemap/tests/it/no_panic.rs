@@ -36,7 +36,8 @@ fn check(body: &[u8], m: &FetchMeta) {
     }
     // The shared report invariants (codes declared, JSON form, bounded candidates): a decompressed
     // body may hold more than its compressed bytes, up to the value cap.
-    let problems = check_report(&SitemapProbe, &r, body.len() + limits.hard_cap_values, m);
+    let problems =
+        check_report(&SitemapProbe, &r, body.len() + usize::try_from(limits.hard_cap_values).unwrap_or(0), m);
     assert!(problems.is_empty(), "{problems:?}");
 }
 
