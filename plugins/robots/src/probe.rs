@@ -95,8 +95,6 @@ pub fn availability(meta: &FetchMeta) -> Option<Availability> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RobotsProbe;
 
-inventory::submit! { wellknown_core::ProbeRegistration::new(&RobotsProbe) }
-
 /// The normalised form of a rule's pattern (percent-encoding normalised as in RFC 9309 section
 /// 2.2.2, a final `$` kept): the `value` of `path` candidates.
 pub fn normalize_pattern(pattern: &str) -> String {

@@ -24,8 +24,6 @@ pub const MAX_KEY_FETCHES: usize = 3;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SecurityTxtProbe;
 
-inventory::submit! { wellknown_core::ProbeRegistration::new(&SecurityTxtProbe) }
-
 fn key_policy() -> FetchPolicy {
     FetchPolicy { accept: Some("application/pgp-keys, text/plain;q=0.9, */*;q=0.1".into()), ..FetchPolicy::default() }
 }

@@ -102,8 +102,6 @@ impl WellKnownProbe for SitemapProbe {
     }
 }
 
-inventory::submit! { wellknown_core::ProbeRegistration::new(&SitemapProbe) }
-
 #[cfg(test)]
 mod tests {
     use super::*;
