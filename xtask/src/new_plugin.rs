@@ -179,6 +179,10 @@ pub fn scaffold(root: &Path, suffix: &str, force: bool) -> anyhow::Result<Scaffo
     let linked = link_probe(&std::fs::read_to_string(&linked_path)?, &names)?;
 
     let files = render(&names, &reference, &registry);
+    let base = PathBuf::from("plugins").join(&names.dir);
+    if let Some(missing) = PLUGIN_LAYOUT.iter().find(|f| !files.iter().any(|(p, _)| *p == base.join(f))) {
+        bail!("the templates write no {missing}, which every plugin has (PLUGIN_LAYOUT)");
+    }
     let mut created = Vec::new();
     for (rel, text) in &files {
         let path = root.join(rel);

@@ -3,9 +3,9 @@
 
 use proptest::prelude::*;
 use wellknown_conformance::invariants::check_interpret;
+use wellknown_core::FetchMeta;
 use wellknown_core::jiff::Timestamp;
 use wellknown_core::url::Url;
-use wellknown_core::{FetchMeta, WellKnownProbe};
 use wellknown_robots::{PARSE_LIMIT, RobotsProbe, RobotsTxt, check_url};
 
 /// Bytes biased towards robots.txt syntax, so that groups and rules are actually built.
