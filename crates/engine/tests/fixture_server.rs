@@ -33,14 +33,15 @@ struct PagesProbe;
 
 #[async_trait]
 impl WellKnownProbe for PagesProbe {
-    fn id(&self) -> &'static str {
-        "pages"
-    }
-    fn summary(&self) -> &'static str {
-        "test pages"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "pages",
+            suffix: None,
+            summary: "test pages",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {

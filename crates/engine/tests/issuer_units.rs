@@ -27,14 +27,15 @@ fn metadata_url(issuer: &Url) -> Url {
 }
 
 impl WellKnownProbe for FakeOidc {
-    fn id(&self) -> &'static str {
-        "openid-configuration"
-    }
-    fn summary(&self) -> &'static str {
-        "test issuer metadata"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "openid-configuration",
+            suffix: None,
+            summary: "test issuer metadata",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn takes_issuer(&self) -> bool {
         true

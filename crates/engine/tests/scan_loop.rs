@@ -18,14 +18,15 @@ use wellknown_records::Record;
 struct LinksProbe;
 
 impl WellKnownProbe for LinksProbe {
-    fn id(&self) -> &'static str {
-        "links"
-    }
-    fn summary(&self) -> &'static str {
-        "test probe"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "links",
+            suffix: None,
+            summary: "test probe",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {

@@ -22,14 +22,15 @@ use wellknown_records::{Record, Unit, UnitKind, VerifyStatus};
 struct DeclProbe;
 
 impl WellKnownProbe for DeclProbe {
-    fn id(&self) -> &'static str {
-        "decl"
-    }
-    fn summary(&self) -> &'static str {
-        "test declarations"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "decl",
+            suffix: None,
+            summary: "test declarations",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {
@@ -64,14 +65,15 @@ impl WellKnownProbe for DeclProbe {
 struct FakeRobots;
 
 impl WellKnownProbe for FakeRobots {
-    fn id(&self) -> &'static str {
-        "robots"
-    }
-    fn summary(&self) -> &'static str {
-        "test robots"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "robots",
+            suffix: None,
+            summary: "test robots",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn origin_order(&self) -> wellknown_core::OriginOrder {
         wellknown_core::OriginOrder::First
