@@ -20,7 +20,7 @@ use wellknown_core::{
 
 use crate::config::FetcherConfig;
 use crate::connect::{Connector, Endpoint, ReqBody, Sender, hyper_failure};
-use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
+use wellknown_decode::{BodyDecoder, DecodeError, parse_content_encoding};
 use crate::dns::Dns;
 use crate::error::{FetcherError, failure};
 use crate::politeness::{HostPermit, Politeness, RateLimit, later};
