@@ -22,6 +22,10 @@ pub enum DateTimeError {
 /// Parses an RFC 3339 section 5.6 `date-time` strictly: `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)`,
 /// `T` and `Z` in either case. A leap second (`:60`) is accepted and read as `:59`.
 ///
+/// The syntax is checked here and the calendar is jiff's (`DateTime::new`, `Offset::to_timestamp`):
+/// jiff's parsers read ISO 8601 / Temporal, a superset (a space for `T`, no seconds, `+0100`), and do
+/// not tell a syntax error from a date that does not exist, which `invalid_expires` words apart.
+///
 /// Returns the instant, or why the value is not a `date-time`. A date-time after
 /// 9999-12-30T22:00Z (the end of jiff's `Timestamp` range; `9999-12-31T23:59:59Z` is a valid RFC 3339
 /// value) is clamped to `Timestamp::MAX`.
@@ -119,6 +123,10 @@ pub fn is_language_tag(tag: &str) -> bool {
     tag.len() <= 255 && oxilangtag::LanguageTag::parse(tag).is_ok()
 }
 
+/// Hand-written because the `url` crate follows the WHATWG URL Standard, which percent-encodes
+/// spaces and non-ASCII characters instead of refusing them, so it cannot say what RFC 9116 asks: is
+/// this an RFC 3986 `URI`.
+///
 /// True when `s` is an RFC 3986 section 3 `URI`: a scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" /
 /// "." )`), a colon, and only URI characters after it (unreserved, reserved, and `%` followed by two
 /// hex digits). No whitespace, no non-ASCII characters (IRIs are not URIs).
