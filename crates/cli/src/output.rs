@@ -111,9 +111,7 @@ pub fn refuse_store_as_stdout(store: &Path) -> Result<(), String> {
     #[cfg(unix)]
     {
         // Standard output counts only when it is a regular file (not a terminal or a pipe).
-        let out = same_file::Handle::stdout()
-            .ok()
-            .filter(|h| h.as_file().metadata().is_ok_and(|m| m.is_file()));
+        let out = same_file::Handle::stdout().ok().filter(|h| h.as_file().metadata().is_ok_and(|m| m.is_file()));
         if let (Some(out), Ok(db)) = (out, same_file::Handle::from_path(store))
             && out == db
         {

@@ -42,7 +42,7 @@ pub use addr::forbidden_reason;
 pub use client::{ACCEPT_ENCODING, Fetcher};
 pub use config::{DEFAULT_USER_AGENT, FetcherConfig, OverrideHost, ResolveOverride, ResolveParseError, parse_duration};
 pub use connect_to::{ConnectTo, ConnectToParseError};
-pub use wellknown_decode::{BodyDecoder, Coding, DecodeError, parse_content_encoding};
 pub use error::{FetcherError, MAX_FAILURE_MESSAGE_CHARS};
 pub use politeness::RateLimit;
 pub use retry_after::parse_retry_after;
+pub use wellknown_decode::{BodyDecoder, Coding, DecodeError, parse_content_encoding};

@@ -141,8 +141,28 @@ fn a_write_error_is_returned() {
 /// Values a JSON writer must escape or pass through: quotes, backslashes, control characters (as
 /// character references), non-ASCII, in URLs, hints and text lines.
 const AWKWARD: &[&str] = &[
-    "\"", "\\", "&#1;", "&#x1f;", "&#9;", "&#10;", "&#13;", "&#8;", "&#12;", "&#x7f;", "&#xe9;", "&#x1F600;",
-    "\u{e9}", "\u{2028}", "/", "%22", "?a=\"b\"", "#f", "&amp;", "&lt;", " ", "",
+    "\"",
+    "\\",
+    "&#1;",
+    "&#x1f;",
+    "&#9;",
+    "&#10;",
+    "&#13;",
+    "&#8;",
+    "&#12;",
+    "&#x7f;",
+    "&#xe9;",
+    "&#x1F600;",
+    "\u{e9}",
+    "\u{2028}",
+    "/",
+    "%22",
+    "?a=\"b\"",
+    "#f",
+    "&amp;",
+    "&lt;",
+    " ",
+    "",
 ];
 
 fn awkward_document() -> impl Strategy<Value = (Vec<u8>, bool)> {
