@@ -24,46 +24,26 @@ pub fn load(root: &Path) -> anyhow::Result<Vec<Entry>> {
     Ok(parse_csv(&text))
 }
 
-/// Parses registry CSV (header `suffix,reference,status`, RFC 4180 quoting). Rows without exactly
-/// three fields or with an empty suffix are skipped.
+/// Parses registry CSV (header `suffix,reference,status`, RFC 4180 quoting, read by the `csv` crate).
+/// Rows without exactly three fields or with an empty suffix are skipped.
 pub fn parse_csv(text: &str) -> Vec<Entry> {
-    let mut rows = Vec::new();
-    let mut row: Vec<String> = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .filter_map(Result::ok)
+        .filter_map(|r| match (r.get(0), r.get(1), r.get(2), r.len()) {
+            (Some(s), Some(r), Some(st), 3) if !s.trim().is_empty() && !s.trim().eq_ignore_ascii_case("suffix") => {
+                Some(Entry {
+                    suffix: s.trim().to_string(),
+                    reference: r.trim().to_string(),
+                    status: match st.trim().to_ascii_lowercase().as_str() {
+                        "obsolete" => "obsoleted".to_string(),
+                        other => other.to_string(),
+                    },
+                })
             }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => row.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
-    rows.into_iter()
-        .filter_map(|r| match r.as_slice() {
-            [s, r, st] if !s.trim().is_empty() && !s.trim().eq_ignore_ascii_case("suffix") => Some(Entry {
-                suffix: s.trim().to_string(),
-                reference: r.trim().to_string(),
-                status: match st.trim().to_ascii_lowercase().as_str() {
-                    "obsolete" => "obsoleted".to_string(),
-                    other => other.to_string(),
-                },
-            }),
             _ => None,
         })
         .collect()

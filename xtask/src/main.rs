@@ -5,6 +5,8 @@
 //! * `bench-scan [--origins N] ...` — the whole-scan benchmark on loopback (throughput against a wrk
 //!   ceiling); with `--latency MS`, behind a delay proxy against a lower bound and a plain fetcher
 //!   (docs/benchmarks/scan.md).
+//! * `bench-parse [--runs N] [--bin BIN] [--against BIN]` — the whole `wellknown parse sitemap` command on a
+//!   generated 50,000-URL sitemap, plain and gzipped, optionally against another build.
 //! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings` (the fuzz targets too),
 //!   the test suite, docs
 //!   (`.ci/run` runs `cargo test --workspace` itself, then `ci --no-test`).
@@ -15,6 +17,7 @@
 
 mod archive;
 mod bench_latency;
+mod bench_parse;
 mod bench_scan;
 mod demo;
 mod diagnostics;
@@ -36,6 +39,9 @@ const USAGE: &str = "usage: cargo xtask <task>
   bench-scan [--origins N] [--latency MS [--runs K] [-- SCAN-ARGS...]]
                                       the scan benchmark with peak RSS (minutes; not part of the tests;
                                       docs/benchmarks/scan.md)
+  bench-parse [--runs N] [--bin BIN] [--against BIN]
+                                      the whole `parse sitemap` command on a generated 10 MB sitemap
+                                      (docs/benchmarks.md)
   ci [--no-test]                      fmt, clippy -D warnings, tests, docs
   dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz
   new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in
@@ -47,6 +53,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo::run(&args[1..]),
+        Some("bench-parse") => bench_parse::run(&args[1..]),
         Some("bench-scan") => bench_scan::run(&args[1..]),
         Some("ci") => ci(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
@@ -149,7 +156,7 @@ mod usage_tests {
             .filter_map(|l| l.trim().strip_prefix("Some(\"")?.split_once('"').map(|(t, _)| t))
             .filter(|t| *t != "help")
             .collect();
-        assert_eq!(tasks.len(), 7, "{tasks:?}");
+        assert_eq!(tasks.len(), 8, "{tasks:?}");
         for t in tasks {
             assert!(super::USAGE.lines().any(|l| l.trim_start().starts_with(t)), "{t} missing from the usage");
         }

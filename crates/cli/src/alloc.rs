@@ -13,23 +13,17 @@
 pub fn tune_for_scan() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        const M_TRIM_THRESHOLD: i32 = -1;
-        const M_MMAP_THRESHOLD: i32 = -3;
-        const M_ARENA_MAX: i32 = -8;
         const THRESHOLD: i32 = 128 * 1024;
-        unsafe extern "C" {
-            /// glibc `int mallopt(int param, int value)` (malloc.h).
-            fn mallopt(param: i32, value: i32) -> i32;
-        }
-        // SAFETY: mallopt only changes allocator tuning parameters; it is thread-safe and may be
-        // called at any time. A failure (return 0) leaves the defaults, which is harmless.
+        // SAFETY: mallopt (glibc, malloc.h, bound by the `libc` crate) only changes allocator tuning
+        // parameters; it is thread-safe and may be called at any time. A failure (return 0) leaves
+        // the defaults, which is harmless.
         unsafe {
-            mallopt(M_MMAP_THRESHOLD, THRESHOLD);
-            mallopt(M_TRIM_THRESHOLD, THRESHOLD);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, THRESHOLD);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, THRESHOLD);
             // Two arenas: the runtime's worker threads and the store writer allocate and free
             // buffers the others made; more arenas (glibc allows 8 per core) each keep their own
             // high-water mark. Measured on the 1,000-origin latency benchmark.
-            mallopt(M_ARENA_MAX, 2);
+            libc::mallopt(libc::M_ARENA_MAX, 2);
         }
     }
 }

@@ -10,12 +10,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// What identifies a file: its canonical path and, on Unix, device and inode (which catches hard
-/// links and other spellings of the same file).
+/// What identifies a file: its canonical path and, when it can be opened, its identity as the
+/// `same-file` crate gives it (device and inode on Unix, volume and file index on Windows), which
+/// catches hard links and other spellings of the same file.
 pub struct FileKey {
     path: PathBuf,
-    #[cfg(unix)]
-    inode: Option<(u64, u64)>,
+    handle: Option<same_file::Handle>,
 }
 
 impl FileKey {
@@ -32,22 +32,12 @@ impl FileKey {
             })
             .or_else(|_| std::path::absolute(p))
             .unwrap_or_else(|_| p.to_path_buf());
-        #[cfg(unix)]
-        let inode = {
-            use std::os::unix::fs::MetadataExt;
-            std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
-        };
-        FileKey {
-            path,
-            #[cfg(unix)]
-            inode,
-        }
+        FileKey { path, handle: same_file::Handle::from_path(p).ok() }
     }
 
     /// Whether both keys name the same file.
     pub fn same_as(&self, other: &FileKey) -> bool {
-        #[cfg(unix)]
-        if let (Some(a), Some(b)) = (self.inode, other.inode) {
+        if let (Some(a), Some(b)) = (&self.handle, &other.handle) {
             return a == b;
         }
         self.path == other.path
@@ -120,19 +110,12 @@ pub fn store_named(args: &crate::args::StoreArgs, path: &Path) -> String {
 pub fn refuse_store_as_stdout(store: &Path) -> Result<(), String> {
     #[cfg(unix)]
     {
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
-            .ok()
-            .and_then(|fd| std::fs::File::from(fd).metadata().ok())
-            .filter(std::fs::Metadata::is_file);
-        let store_meta = std::fs::metadata(store).ok();
-        if let (Some(out), Some(db)) = (meta, store_meta)
-            && (out.dev(), out.ino()) == (db.dev(), db.ino())
+        // Standard output counts only when it is a regular file (not a terminal or a pipe).
+        let out = same_file::Handle::stdout().ok().filter(|h| h.as_file().metadata().is_ok_and(|m| m.is_file()));
+        if let (Some(out), Ok(db)) = (out, same_file::Handle::from_path(store))
+            && out == db
         {
-            let state = if db.len() == 0 {
+            let state = if db.as_file().metadata().is_ok_and(|m| m.len() == 0) {
                 "the shell's `>` has already emptied it: restore it from a copy"
             } else {
                 "nothing was written to it"

@@ -143,6 +143,12 @@ pub fn rate(g: &Given) -> Result<f64, String> {
 
 /// `connect_timeout`, `timeout` and `slow_grace`: [`limits::TIMEOUT_SECS`] seconds.
 ///
+/// Durations are plain decimal numbers of seconds wherever they are given (`--timeout 2.5`,
+/// `timeout = 2.5`, `WELLKNOWN_TIMEOUT=2.5`), the documented form; there is no unit syntax to parse,
+/// so no duration crate is used: humantime or jiff's friendly format would refuse `2.5` (no unit)
+/// and accept `2s`, changing what the settings take. The number becomes a `Duration` with
+/// `Duration::try_from_secs_f64`.
+///
 /// Errors: `must be from 0.001 to 3600 seconds, got 0` (also for NaN, infinity and text).
 pub fn seconds(g: &Given) -> Result<f64, String> {
     match float(g) {

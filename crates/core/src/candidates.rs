@@ -4,9 +4,11 @@
 //! a large robots.txt 38,000 rules). Holding each as an owned [`Candidate`] costs about eight heap
 //! blocks per candidate (relation, value, locator, a `BTreeMap` node and its keys and values), and
 //! allocating and freeing them dominated interpretation. `Candidates` keeps every string a list owns
-//! back to back in one text buffer, constant strings (relation names, hint keys, flags) by reference,
-//! and per candidate one fixed-size item: pushing a candidate copies bytes and allocates nothing once
-//! the buffers have grown.
+//! back to back in one text buffer (constant strings too: relation names, hint keys and flags are
+//! copied like any other string; an address-keyed cache that stored each constant once per list
+//! saved 1.14x of `parse sitemap`'s time and 4 % of its memory, under the 1.3x bar for a second
+//! path: `docs/benchmarks.md`, "One parser per format"), and per candidate one fixed-size item:
+//! pushing a candidate copies bytes and allocates nothing once the buffers have grown.
 //!
 //! Reading goes through [`CandidateRef`], a borrowed view with the fields of a [`Candidate`];
 //! [`CandidateRef::to_candidate`] gives the owned form. Serialised as a JSON array of candidate
@@ -35,16 +37,6 @@ struct Text {
 
 /// Most bytes of strings one list holds (its offsets are `u32`).
 pub const MAX_TEXT_BYTES: usize = u32::MAX as usize;
-
-/// Constant strings (relation names, hint keys, flags) already copied into a list, by address: a
-/// document repeats a handful of them on every candidate, so each is stored about once per list.
-/// Direct-mapped on the address: two constants on one slot evict each other (and are copied again),
-/// which costs bytes, never correctness.
-#[derive(Debug, Clone, Copy, Default)]
-struct StaticCache {
-    /// `(address, length, text)`.
-    entries: [(usize, u32, Text); 16],
-}
 
 /// A locator, its string (JSON pointer, XML path) in the list's text.
 #[derive(Debug, Clone, Copy)]
@@ -81,7 +73,6 @@ pub struct Candidates {
     items: Vec<Item>,
     hints: Vec<(Text, Text)>,
     flags: Vec<Text>,
-    statics: StaticCache,
     dropped: u64,
 }
 
@@ -219,7 +210,7 @@ impl Candidates {
             self.dropped += 1;
             return CandidateBuilder { list: self, active: false };
         }
-        let relation = self.own_static(relation);
+        let relation = self.own(relation);
         let value = self.own(value);
         let (h, f) = (index(self.hints.len()), index(self.flags.len()));
         self.items.push(Item { kind, relation, value, locator: Loc::None, hints: (h, h), flags: (f, f) });
@@ -294,27 +285,6 @@ impl Candidates {
         let start = index(self.text.len());
         self.text.push_str(s);
         Text { start, len: index(s.len()) }
-    }
-
-    /// A constant string: copied into the text the first time it is seen (by address) among the
-    /// last few constants, shared afterwards.
-    #[inline]
-    fn own_static(&mut self, s: &'static str) -> Text {
-        let key = s.as_ptr() as usize;
-        let len = index(s.len());
-        // Constants are at least byte-aligned and usually a few bytes apart: mix a few address bits.
-        let slot = (key ^ (key >> 4) ^ (key >> 8)) % self.statics.entries.len();
-        if let Some(&(k, l, t)) = self.statics.entries.get(slot)
-            && k == key
-            && l == len
-        {
-            return t;
-        }
-        let t = self.own(s);
-        if let Some(e) = self.statics.entries.get_mut(slot) {
-            *e = (key, len, t);
-        }
-        t
     }
 
     fn own_locator(&mut self, l: Option<&Locator>) -> Loc {
@@ -393,7 +363,7 @@ impl CandidateBuilder<'_> {
         let sorted_after = range.last().is_none_or(|(k, _)| text_of(&list.text, *k) < key);
         if sorted_after {
             // The usual case: a new key after the others.
-            let k = list.own_static(key);
+            let k = list.own(key);
             list.hints.push((k, v));
             if let Some(it) = list.items.last_mut() {
                 it.hints.1 = index(end + 1);
@@ -407,7 +377,7 @@ impl CandidateBuilder<'_> {
                 }
             }
             Err(i) => {
-                let k = list.own_static(key);
+                let k = list.own(key);
                 // The builder's candidate is the newest, so its range ends the vector.
                 list.hints.insert(start + i, (k, v));
                 if let Some(it) = list.items.last_mut() {
@@ -431,7 +401,7 @@ impl CandidateBuilder<'_> {
         if list.flags.get(start..end).unwrap_or_default().iter().any(|t| text_of(&list.text, *t) == flag) {
             return self;
         }
-        let t = list.own_static(flag);
+        let t = list.own(flag);
         list.flags.push(t);
         if let Some(it) = list.items.last_mut() {
             it.flags.1 = index(end + 1);
@@ -792,7 +762,7 @@ mod tests {
     }
 
     #[test]
-    fn many_constants_through_the_cache_read_back_exactly() {
+    fn many_constants_read_back_exactly() {
         const NAMES: [&str; 40] = [
             "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "ra", "rb", "rc", "rd", "re", "rf", "rg", "rh",
             "ri", "rj", "rk", "rl", "rm", "rn", "ro", "rp", "rq", "rr", "rs", "rt", "ru", "rv", "rw", "rx", "ry", "rz",

@@ -80,15 +80,20 @@ pub fn lookup(suffix: &str) -> Option<&'static IanaEntry> {
     entries().iter().find(|e| e.suffix == suffix)
 }
 
-/// Parses registry CSV text: a header line `suffix,reference,status`, then one registration per
-/// record. Rows without exactly three fields or with an empty suffix are skipped.
+/// Parses registry CSV text (RFC 4180, read by the `csv` crate): a header line
+/// `suffix,reference,status`, then one registration per record. Rows without exactly three fields
+/// or with an empty suffix are skipped, as are blank lines.
 pub fn parse_csv(text: &str) -> Vec<IanaEntry> {
     let mut out = Vec::new();
-    for (i, rec) in records(text).into_iter().enumerate() {
-        if i == 0 && rec.first().is_some_and(|f| f.eq_ignore_ascii_case("suffix")) {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    for (i, rec) in reader.records().enumerate() {
+        let Ok(rec) = rec else { continue };
+        if i == 0 && rec.get(0).is_some_and(|f| f.eq_ignore_ascii_case("suffix")) {
             continue;
         }
-        let [suffix, reference, status] = rec.as_slice() else { continue };
+        let (Some(suffix), Some(reference), Some(status), 3) = (rec.get(0), rec.get(1), rec.get(2), rec.len()) else {
+            continue;
+        };
         let suffix = suffix.trim();
         if suffix.is_empty() {
             continue;
@@ -98,47 +103,6 @@ pub fn parse_csv(text: &str) -> Vec<IanaEntry> {
             reference: reference.trim().to_string(),
             status: RegistryStatus::parse(status),
         });
-    }
-    out
-}
-
-/// Splits RFC 4180 CSV into records of fields (quoted fields may hold commas, `""` and line breaks).
-/// Blank lines are skipped.
-fn records(text: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let mut rec: Vec<String> = Vec::new();
-    let mut field = String::new();
-    let mut in_quotes = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_quotes {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                '"' => in_quotes = false,
-                _ => field.push(c),
-            }
-            continue;
-        }
-        match c {
-            '"' => in_quotes = true,
-            ',' => rec.push(std::mem::take(&mut field)),
-            '\r' => {}
-            '\n' => {
-                rec.push(std::mem::take(&mut field));
-                if !(rec.len() == 1 && rec[0].is_empty()) {
-                    out.push(std::mem::take(&mut rec));
-                }
-                rec.clear();
-            }
-            _ => field.push(c),
-        }
-    }
-    if !field.is_empty() || !rec.is_empty() {
-        rec.push(field);
-        out.push(rec);
     }
     out
 }

@@ -13,6 +13,12 @@ pub struct MediaType {
 
 impl MediaType {
     /// Parses a header value. Returns None for an empty or malformed value (no `/`).
+    ///
+    /// Hand-written on purpose, and lenient: the essence before the first `;` and a `charset`
+    /// parameter wherever it is. Servers send values outside the RFC 9110 grammar, and a strict
+    /// parser (the `mediatype` crate) returns nothing for `text/plain; charset` or
+    /// `text/plain;;charset=utf-8`, which would turn such a security.txt into an
+    /// `invalid_content_type` error it does not get today, and hide a JSON document's charset.
     pub fn parse(value: &str) -> Option<MediaType> {
         let mut parts = value.split(';');
         let essence = parts.next()?.trim().to_ascii_lowercase();

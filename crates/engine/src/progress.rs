@@ -50,7 +50,12 @@ impl Progress {
     }
 
     pub(crate) fn started(&self, label: &str) {
-        lock(&self.running).insert(label.to_string(), Instant::now());
+        self.started_at(label, Instant::now());
+    }
+
+    /// [`Progress::started`] at a given instant (tests give their own instead of sleeping).
+    fn started_at(&self, label: &str, at: Instant) {
+        lock(&self.running).insert(label.to_string(), at);
     }
 
     pub(crate) fn finished(&self, label: &str) {
@@ -86,9 +91,10 @@ mod tests {
         let p = Progress::default();
         p.known(2, false);
         p.known(3, true);
-        p.started("https://a.example");
-        std::thread::sleep(Duration::from_millis(2));
-        p.started("https://b.example");
+        // Two start instants 2 ms apart, given rather than slept for.
+        let t = Instant::now();
+        p.started_at("https://a.example", t);
+        p.started_at("https://b.example", t + Duration::from_millis(2));
         p.document();
         let s = p.snapshot();
         assert_eq!((s.units_known, s.revealed, s.units_done, s.documents, s.running), (5, 3, 0, 1, 2));

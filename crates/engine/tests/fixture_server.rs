@@ -9,7 +9,6 @@ extern crate wellknown_change_password;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Value, json};
@@ -75,12 +74,17 @@ impl WellKnownProbe for PagesProbe {
 inventory::submit! { ProbeRegistration::new(&PagesProbe) }
 
 /// The engine's transport over the real fetcher (what the command line uses).
-struct Http(Fetcher);
+/// The fetcher, counting the HEAD answers it has handed to the engine (`answered`).
+struct Http(Fetcher, tokio::sync::watch::Sender<usize>);
 
 #[async_trait]
 impl Transport for Http {
     async fn fetch(&self, request: &FetchRequest, in_scope: InScope<'_>) -> FetchResult {
-        self.0.fetch(request, in_scope).await
+        let result = self.0.fetch(request, in_scope).await;
+        if request.method == wellknown_core::Method::Head {
+            self.1.send_modify(|n| *n += 1);
+        }
+        result
     }
 }
 
@@ -115,6 +119,8 @@ struct Fixture {
     server: FixtureServer,
     _dir: tempfile::TempDir,
     engine: Arc<Engine>,
+    /// HEAD answers the transport has handed to the engine so far.
+    answered: tokio::sync::watch::Receiver<usize>,
 }
 
 fn fixture(site: fn(&Path), targets: &[&str], probes: &[&str]) -> Fixture {
@@ -142,8 +148,9 @@ fn fixture(site: fn(&Path), targets: &[&str], probes: &[&str]) -> Fixture {
         vhosts: false,
         ..ScanConfig::default()
     };
-    let engine = Arc::new(Engine::new(Arc::new(Http(fetcher)), Arc::new(SystemClock), config).unwrap());
-    Fixture { server, _dir: dir, engine }
+    let (counted, answered) = tokio::sync::watch::channel(0);
+    let engine = Arc::new(Engine::new(Arc::new(Http(fetcher, counted)), Arc::new(SystemClock), config).unwrap());
+    Fixture { server, _dir: dir, engine, answered }
 }
 
 /// Runs the engine on `targets` until done or until `stop`; every record as JSON.
@@ -274,13 +281,15 @@ async fn an_interrupted_scan_counts_the_verification_requests_answered_and_keeps
     let f = fixture(stalling_site, &["https://v.test"], &["pages"]);
     let log = f.server.log();
     let heads = move || log.lock().unwrap().iter().filter(|r| r.method == "HEAD").count();
-    let answered = heads.clone();
+    let mut answered = f.answered.clone();
     let stop = async move {
-        while answered() < 3 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
+        // Events, not pauses: the transport has handed the engine three answers (the stalled
+        // request is still in flight), then the engine's tasks on this single-threaded runtime run
+        // until each has nothing left to do with them.
+        let _ = answered.wait_for(|n| *n >= 3).await;
+        for _ in 0..64 {
+            tokio::task::yield_now().await;
         }
-        // The three answers reach the scan; the stalled request is still in flight.
-        tokio::time::sleep(Duration::from_millis(500)).await;
     };
     let records = scan(&f, &["https://v.test"], stop).await;
     let s = summary(&records);

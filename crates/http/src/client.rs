@@ -20,7 +20,6 @@ use wellknown_core::{
 
 use crate::config::FetcherConfig;
 use crate::connect::{Connector, Endpoint, ProxyRoute, ReqBody, Sender, hyper_failure};
-use crate::decode::{BodyDecoder, DecodeError, parse_content_encoding};
 use crate::dns::Dns;
 use crate::error::{FetcherError, failure};
 use crate::politeness::{HostPermit, Politeness, RateLimit, later};
@@ -28,6 +27,7 @@ use crate::pool::{Pool, PoolKey};
 use crate::proxy::{ProxyChoice, ProxyConfig};
 use crate::retry_after::parse_retry_after;
 use crate::transfer_rate::{Meter, RateRule, Stop, seconds, watch};
+use wellknown_decode::{BodyDecoder, DecodeError, parse_content_encoding};
 
 /// The `Accept-Encoding` sent when the policy asks for decoded content.
 pub const ACCEPT_ENCODING: &str = "gzip, deflate, br";

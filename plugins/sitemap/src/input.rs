@@ -3,14 +3,14 @@
 //! `Content-Encoding` header says so), each layer's output capped at [`Limits::hard_cap_bytes`], and
 //! the character encoding decoded (UTF-8 BOM stripped; UTF-16 by BOM or by `<?` byte pattern; an
 //! ASCII-compatible encoding declared in the XML declaration, e.g. ISO-8859-1). Everything streams:
-//! the decompressed document is never held whole.
+//! the decompressed document is never held whole. Decompression and its caps are `wellknown-decode`'s,
+//! shared with the fetcher.
 
-use std::cell::Cell;
 use std::io::{self, BufRead, BufReader, Read};
-use std::rc::Rc;
 
 use encoding_rs::Encoding;
 use wellknown_core::FetchMeta;
+use wellknown_decode::{Capped, Layer, Meter, layer};
 
 use crate::limits::Limits;
 
@@ -18,51 +18,6 @@ use crate::limits::Limits;
 pub(crate) const HEAD_BYTES: usize = 1024;
 const BUF_BYTES: usize = 64 * 1024;
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
-/// Counts the bytes that went through a capped layer and whether the cap was hit.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Meter {
-    bytes: Rc<Cell<u64>>,
-    hit_cap: Rc<Cell<bool>>,
-}
-
-impl Meter {
-    /// Bytes read so far.
-    pub(crate) fn bytes(&self) -> u64 {
-        self.bytes.get()
-    }
-
-    /// True when the input went on past the cap.
-    pub(crate) fn hit_cap(&self) -> bool {
-        self.hit_cap.get()
-    }
-}
-
-/// A reader that yields at most `cap` bytes and records whether more were available.
-struct Capped<R> {
-    inner: R,
-    cap: u64,
-    meter: Meter,
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let used = self.meter.bytes.get();
-        if used >= self.cap {
-            if !self.meter.hit_cap.get() {
-                let mut one = [0u8; 1];
-                if self.inner.read(&mut one)? > 0 {
-                    self.meter.hit_cap.set(true);
-                }
-            }
-            return Ok(0);
-        }
-        let room = usize::try_from(self.cap - used).unwrap_or(usize::MAX).min(buf.len());
-        let n = self.inner.read(buf.get_mut(..room).unwrap_or_default())?;
-        self.meter.bytes.set(used + n as u64);
-        Ok(n)
-    }
-}
 
 /// Decodes a non-UTF-8 byte stream to UTF-8 with `encoding_rs`, chunk by chunk.
 struct Transcode<R> {
@@ -146,9 +101,10 @@ pub(crate) enum PrepareError {
     TooManyLayers(u8),
 }
 
-fn capped<'a, R: Read + 'a>(inner: R, limits: &Limits) -> (Box<dyn BufRead + 'a>, Meter) {
-    let meter = Meter::default();
-    let reader = Capped { inner, cap: limits.hard_cap_bytes, meter: meter.clone() };
+/// `inner` with one compression layer undone (`wellknown-decode`), capped at the hard cap.
+fn capped<'a, R: BufRead + 'a>(kind: Layer, inner: R, limits: &Limits) -> (Box<dyn BufRead + 'a>, Meter) {
+    let reader = Capped::new(layer(kind, inner), limits.hard_cap_bytes);
+    let meter = reader.meter();
     (Box::new(BufReader::with_capacity(BUF_BYTES, reader)), meter)
 }
 
@@ -231,11 +187,9 @@ pub(crate) fn prepare<'a>(body: &'a [u8], meta: &FetchMeta, limits: &Limits) -> 
 
     if !compressed {
         // Fast path: the body is the document.
-        let meter = Meter::default();
         let cap = usize::try_from(limits.hard_cap_bytes).unwrap_or(usize::MAX);
         let doc = body.get(..cap).unwrap_or(body);
-        meter.bytes.set(doc.len() as u64);
-        meter.hit_cap.set(body.len() > doc.len());
+        let meter = Meter::with(doc.len() as u64, body.len() > doc.len());
         let (encoding, bom) = detect_encoding(doc.get(..HEAD_BYTES).unwrap_or(doc));
         let doc = doc.get(bom..).unwrap_or_default();
         if encoding == encoding_rs::UTF_8 {
@@ -249,12 +203,11 @@ pub(crate) fn prepare<'a>(body: &'a [u8], meta: &FetchMeta, limits: &Limits) -> 
     }
 
     let mut stream: Box<dyn BufRead + 'a> = Box::new(body);
-    let mut meter = Meter::default();
-    meter.bytes.set(body.len() as u64);
+    let mut meter = Meter::with(body.len() as u64, false);
     for coding in codings {
         let (s, m) = match coding {
-            "br" => capped(brotli_decompressor::Decompressor::new(stream, 4096), limits),
-            _ => capped(flate2::bufread::ZlibDecoder::new(stream), limits),
+            "br" => capped(Layer::Brotli, stream, limits),
+            _ => capped(Layer::Zlib, stream, limits),
         };
         layers.push(coding);
         stream = s;
@@ -272,7 +225,7 @@ pub(crate) fn prepare<'a>(body: &'a [u8], meta: &FetchMeta, limits: &Limits) -> 
             return Err(PrepareError::TooManyLayers(gzip_layers));
         }
         gzip_layers += 1;
-        let (s, m) = capped(flate2::bufread::GzDecoder::new(stream), limits);
+        let (s, m) = capped(Layer::GzipFirstMember, stream, limits);
         layers.push("gzip");
         stream = s;
         meter = m;

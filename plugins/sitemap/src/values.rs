@@ -232,7 +232,9 @@ pub fn is_w3c_datetime(s: &str) -> bool {
         return false;
     }
     let Some(day) = num(8..10) else { return false };
-    if day == 0 || day > days_in_month(year, month) {
+    // A real date of the proleptic Gregorian calendar (ISO 8601), as jiff's calendar says: four
+    // digits make a year of at most 9999 and two a day of at most 99, so the casts are exact.
+    if wellknown_core::jiff::civil::Date::new(year as i16, month as i8, day as i8).is_err() {
         return false;
     }
     if b.len() == 10 {
@@ -267,17 +269,6 @@ pub fn is_w3c_datetime(s: &str) -> bool {
             rest[2] == b':' && th <= 23 && tm <= 59
         }
         _ => false,
-    }
-}
-
-/// Days in `month` (1-12) of `year` in the proleptic Gregorian calendar (ISO 8601).
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
-        2 => 28,
-        _ => 0,
     }
 }
 

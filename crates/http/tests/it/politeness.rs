@@ -71,7 +71,12 @@ async fn retry_after_over_a_configured_cap_is_rate_limited_until_it_passes() {
     assert_eq!(class(&r), Some("rate_limited"));
     assert_eq!((r.meta.status, r.meta.retry_after_secs), (Some(429), Some(1)));
     assert_eq!(hits.load(Ordering::SeqCst), 1, "not retried");
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // The limit ends on the runtime's clock: move it past the second instead of sleeping through it
+    // (this test's runtime is single-threaded, which pausing needs), then let it run on for the
+    // real requests that follow.
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_millis(1100)).await;
+    tokio::time::resume();
     assert_eq!(f.rate_limited("127.0.0.1"), None, "the delay has passed");
     let r = fetch_all(&f, &get(url(addr, "/"))).await;
     assert_eq!((class(&r), r.meta.status), (None, Some(200)));
@@ -83,14 +88,18 @@ async fn concurrency_per_host_never_exceeds_the_limit() {
     let current = Arc::new(AtomicUsize::new(0));
     let peak = Arc::new(AtomicUsize::new(0));
     let total = Arc::new(AtomicUsize::new(0));
+    // Requests are held in pairs: each waits for a second one to be in flight beside it (an event,
+    // not a pause that a slow machine could outlast), so the limit is reached whenever it allows
+    // two; a fetcher that allowed only one would leave each waiting until the timeout.
+    let pair = Arc::new(tokio::sync::Barrier::new(2));
     let (c, p, t) = (current.clone(), peak.clone(), total.clone());
     let h: Handler = Arc::new(move |_req| {
-        let (c, p, t) = (c.clone(), p.clone(), t.clone());
+        let (c, p, t, pair) = (c.clone(), p.clone(), t.clone(), pair.clone());
         Box::pin(async move {
             let now = c.fetch_add(1, Ordering::SeqCst) + 1;
             p.fetch_max(now, Ordering::SeqCst);
             t.fetch_add(1, Ordering::SeqCst);
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), pair.wait()).await;
             c.fetch_sub(1, Ordering::SeqCst);
             resp(200, &[], "ok")
         })

@@ -1,11 +1,14 @@
 //! `write_report_streaming` writes the same JSON value as serialising `parse_sitemap`'s report: on every
-//! conformance case, real fixtures (an index with follow-ups, hreflang alternates) and synthetic inputs
-//! exercising duplicates, suppressed diagnostics, text sitemaps, feeds and gzip.
+//! conformance case, real fixtures (an index with follow-ups, hreflang alternates), synthetic inputs
+//! exercising duplicates, suppressed diagnostics, text sitemaps, feeds and gzip, and generated
+//! hostile-ish documents (the differential test of the hand-written JSON writer against serde:
+//! `docs/benchmarks.md`, "One parser per format").
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use base64::Engine;
+use proptest::prelude::*;
 use serde_json::Value;
 use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
@@ -133,4 +136,78 @@ fn a_write_error_is_returned() {
     let body = b"<urlset><url><loc>https://a.example/</loc></url></urlset>";
     let e = write_report_streaming(body, &meta("https://a.example/s.xml"), &Limits::default(), Broken).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+}
+
+/// Values a JSON writer must escape or pass through: quotes, backslashes, control characters (as
+/// character references), non-ASCII, in URLs, hints and text lines.
+const AWKWARD: &[&str] = &[
+    "\"",
+    "\\",
+    "&#1;",
+    "&#x1f;",
+    "&#9;",
+    "&#10;",
+    "&#13;",
+    "&#8;",
+    "&#12;",
+    "&#x7f;",
+    "&#xe9;",
+    "&#x1F600;",
+    "\u{e9}",
+    "\u{2028}",
+    "/",
+    "%22",
+    "?a=\"b\"",
+    "#f",
+    "&amp;",
+    "&lt;",
+    " ",
+    "",
+];
+
+fn awkward_document() -> impl Strategy<Value = (Vec<u8>, bool)> {
+    (prop::collection::vec((0..AWKWARD.len(), 0..AWKWARD.len(), 0..5usize), 0..30), any::<bool>()).prop_map(
+        |(parts, text)| {
+            if text {
+                let mut out = String::new();
+                for (a, b, _) in parts {
+                    out.push_str(&format!("https://a.example/maps/{}x{}\n", AWKWARD[a], AWKWARD[b]));
+                }
+                return (out.into_bytes(), true);
+            }
+            let mut out = String::from("<urlset xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">");
+            for (a, b, shape) in parts {
+                let (a, b) = (AWKWARD[a], AWKWARD[b]);
+                out.push_str(&match shape {
+                    0 => format!("<url><loc>https://a.example/maps/{a}p{b}</loc></url>"),
+                    1 => format!("<url><loc>https://a.example/maps/q</loc><lastmod>{a}2024{b}</lastmod><changefreq>{b}</changefreq></url>"),
+                    2 => format!("<url><loc>https://o.example/{a}</loc><priority>{b}</priority></url>"),
+                    3 => format!("<url><loc>https://a.example/maps/{a}</loc><xhtml:link rel=\"alternate\" hreflang=\"{b}\" href=\"https://a.example/{b}\"/></url>"),
+                    _ => format!("<url><loc>https://a.example/maps/n</loc><news:news><news:title>{a}{b}</news:title></news:news></url>"),
+                });
+            }
+            out.push_str("</urlset>");
+            (out.into_bytes(), false)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_json_writer_agrees_with_serde_on_fragments(body in crate::tokenizer::document()) {
+        same_value(&body, &meta("https://a.example/maps/sitemap.xml"), "fragments");
+    }
+
+    #[test]
+    fn the_json_writer_agrees_with_serde_on_entries(body in crate::tokenizer::entries()) {
+        same_value(&body, &meta("https://a.example/maps/sitemap.xml"), "entries");
+    }
+
+    #[test]
+    fn the_json_writer_agrees_with_serde_on_awkward_values((body, text) in awkward_document()) {
+        let url = if text { "https://a.example/maps/sitemap.txt" } else { "https://a.example/maps/sitemap.xml" };
+        same_value(&body, &meta(url), "awkward");
+    }
 }

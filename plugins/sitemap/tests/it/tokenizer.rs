@@ -153,7 +153,8 @@ const PIECES: &[&str] = &[
     "/",
 ];
 
-fn document() -> impl Strategy<Value = Vec<u8>> {
+/// Hostile-ish fragments after a root (also used by the JSON writer's differential test).
+pub(crate) fn document() -> impl Strategy<Value = Vec<u8>> {
     (0..ROOTS.len(), prop::collection::vec((0..PIECES.len(), any::<u8>()), 0..120), any::<bool>()).prop_map(
         |(root, parts, close)| {
             let mut out = ROOTS[root].as_bytes().to_vec();
@@ -174,7 +175,7 @@ fn document() -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// Well-formed entries, so that long runs stay on the fast path.
-fn entries() -> impl Strategy<Value = Vec<u8>> {
+pub(crate) fn entries() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec((0..11usize, "[a-z0-9/._~%-]{0,12}", 0..3usize), 0..60).prop_map(|entries| {
         let mut out = b"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".to_vec();
         for (shape, path, pad) in entries {

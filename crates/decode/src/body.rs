@@ -1,4 +1,5 @@
-//! Streaming `Content-Encoding` decoding (RFC 9110 section 8.4) with a cap on the decoded bytes.
+//! Push-side decoding: streaming `Content-Encoding` decoding (RFC 9110 section 8.4) with a cap on the
+//! decoded bytes.
 //!
 //! Compressed bytes are pushed through a chain of `Write` decoders ending in a capped buffer. The
 //! decoders hold small fixed buffers, so a decompression bomb costs at most the cap plus a few tens
