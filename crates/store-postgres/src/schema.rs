@@ -1,0 +1,192 @@
+//! The PostgreSQL schema and its versioned migrations.
+//!
+//! Same tables, columns and unique keys as the SQLite store (`wellknown_store`'s `schema.rs`), in
+//! PostgreSQL's types: `bigserial` ids, `timestamptz` times (microseconds), `boolean` flags, `json`
+//! for the JSON columns (`json`, not `jsonb`: it keeps the text as written, so hints and facts read
+//! back byte for byte as SQLite returns them; queries may still cast to `jsonb`). Long text keys
+//! (URLs, node values, locators, messages) are unique through `md5()` expression indexes: a B-tree
+//! entry holds at most about 2.7 kB, and a sitemap URL may be longer.
+//!
+//! Schema versions are numbered as the SQLite store's (`wellknown_store::SCHEMA_VERSION`): a
+//! PostgreSQL database starts at version 2, the tables of SQLite's version 2. The table
+//! `schema_migrations` holds one row per migration applied (version, name, time); migrations run in
+//! one transaction under an advisory lock, so workers started together migrate once.
+
+/// One migration: the version it brings the database to, its name, its SQL.
+pub struct Migration {
+    /// Version after it.
+    pub version: i64,
+    /// What it does.
+    pub name: &'static str,
+    /// Statements.
+    pub sql: &'static str,
+}
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] =
+    &[Migration { version: 2, name: "the tables of schema version 2", sql: CREATE_V2 }];
+
+/// The version the last migration brings a database to.
+pub fn latest() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// The advisory lock key migrations hold (`pg_advisory_xact_lock`): "wkmigr" in ASCII.
+pub const MIGRATION_LOCK: i64 = 0x776b_6d69_6772;
+
+/// Creates the migrations table (the only DDL run before taking the lock; idempotent).
+pub const CREATE_MIGRATIONS: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    bigint PRIMARY KEY,
+    name       text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+)";
+
+const CREATE_V2: &str = r#"
+CREATE TABLE scans (
+    id          bigserial PRIMARY KEY,
+    started_at  timestamptz NOT NULL,
+    finished_at timestamptz,
+    plan        json NOT NULL,
+    summary     json
+);
+
+CREATE TABLE units (
+    id          bigserial UNIQUE,
+    scan_id     bigint NOT NULL REFERENCES scans(id),
+    kind        text NOT NULL,
+    value       text NOT NULL,
+    depth       integer NOT NULL,
+    revealed_by text,
+    state       text NOT NULL,
+    in_scope    boolean NOT NULL,
+    PRIMARY KEY (scan_id, kind, value)
+);
+
+CREATE TABLE documents (
+    id              bigserial PRIMARY KEY,
+    scan_id         bigint NOT NULL REFERENCES scans(id),
+    origin          text NOT NULL,
+    probe           text NOT NULL,
+    role            text NOT NULL,
+    hop             integer NOT NULL,
+    requested_url   text NOT NULL,
+    url             text NOT NULL,
+    status          integer,
+    redirect_chain  json NOT NULL,
+    content_type    text,
+    size            bigint NOT NULL,
+    sha256          text,
+    truncated       boolean NOT NULL,
+    fetched_at      timestamptz NOT NULL,
+    failure_class   text,
+    failure_message text,
+    kind            text,
+    valid           boolean,
+    facts           json NOT NULL,
+    via             text NOT NULL DEFAULT '',
+    not_attempted   boolean NOT NULL DEFAULT false
+);
+CREATE UNIQUE INDEX documents_key ON documents (scan_id, probe, md5(requested_url), via);
+CREATE INDEX documents_by_url ON documents (scan_id, probe, md5(url));
+
+CREATE TABLE diagnostics (
+    id          bigserial PRIMARY KEY,
+    document_id bigint NOT NULL REFERENCES documents(id),
+    severity    text NOT NULL,
+    code        text NOT NULL,
+    message     text NOT NULL,
+    locator     text NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX diagnostics_key ON diagnostics (document_id, code, md5(locator), md5(message));
+
+CREATE TABLE nodes (
+    id         bigserial PRIMARY KEY,
+    kind       text NOT NULL,
+    value      text NOT NULL,
+    in_scope   boolean,
+    first_seen timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX nodes_key ON nodes (kind, md5(value));
+
+CREATE TABLE relations (
+    id         bigserial PRIMARY KEY,
+    source_id  bigint NOT NULL REFERENCES nodes(id),
+    relation   text NOT NULL,
+    target_id  bigint NOT NULL REFERENCES nodes(id),
+    first_seen timestamptz NOT NULL,
+    UNIQUE (source_id, relation, target_id)
+);
+CREATE INDEX relations_by_target ON relations (target_id);
+
+CREATE TABLE evidence (
+    id          bigserial PRIMARY KEY,
+    relation_id bigint NOT NULL REFERENCES relations(id),
+    scan_id     bigint NOT NULL REFERENCES scans(id),
+    document_id bigint NOT NULL REFERENCES documents(id),
+    probe       text NOT NULL,
+    fetched_at  timestamptz NOT NULL,
+    status      integer,
+    locator     text NOT NULL DEFAULT '',
+    hints       json NOT NULL,
+    flags       json NOT NULL
+);
+CREATE UNIQUE INDEX evidence_key ON evidence (relation_id, scan_id, document_id, md5(locator));
+
+CREATE TABLE verifications (
+    id              bigserial PRIMARY KEY,
+    node_id         bigint NOT NULL REFERENCES nodes(id),
+    scan_id         bigint NOT NULL REFERENCES scans(id),
+    status          text NOT NULL,
+    http_status     integer,
+    target          text,
+    method          text,
+    failure_class   text,
+    failure_message text,
+    source          text NOT NULL,
+    verified_at     timestamptz NOT NULL,
+    UNIQUE (node_id, scan_id)
+);
+
+CREATE TABLE leases (
+    scan_id     bigint PRIMARY KEY REFERENCES scans(id),
+    holder      text NOT NULL,
+    pid         bigint NOT NULL,
+    host        text NOT NULL,
+    acquired_at timestamptz NOT NULL,
+    expires_at  timestamptz NOT NULL
+);
+
+CREATE TABLE vhosts (
+    id            bigserial PRIMARY KEY,
+    scan_id       bigint NOT NULL REFERENCES scans(id),
+    host          text NOT NULL,
+    origin        text NOT NULL,
+    revealed_by   text NOT NULL,
+    address       text NOT NULL,
+    answers       boolean NOT NULL,
+    status        integer,
+    failure_class text,
+    checked_at    timestamptz NOT NULL,
+    UNIQUE (scan_id, host, address)
+);
+"#;
+
+/// The grants of the two roles of `docs/store.md` ("Least privilege"), for a database at the latest
+/// version: `{worker}` may read, insert and update the scan tables (and delete its own lease rows),
+/// never alter the schema or delete data; `{analyst}` may only read. Run by the schema's owner.
+pub fn grants(worker: &str, analyst: &str) -> String {
+    GRANTS.replace("{worker}", &quote_ident(worker)).replace("{analyst}", &quote_ident(analyst))
+}
+
+const GRANTS: &str = "
+GRANT USAGE ON SCHEMA public TO {worker}, {analyst};
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO {worker}, {analyst};
+GRANT INSERT, UPDATE ON scans, units, documents, diagnostics, nodes, relations, evidence, verifications, vhosts, leases TO {worker};
+GRANT DELETE ON leases TO {worker};
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {worker};
+";
+
+/// `name` as a quoted SQL identifier.
+pub fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
