@@ -25,6 +25,8 @@ use wellknown_core::Timestamp;
 use wellknown_store::{Acquired, GraphData, Lease, ScanId, ScanRow, Store, StoreError, UnitRow, Write};
 
 pub use connect::{Env, SslMode, Target, is_postgres_url, redact};
+/// The driver, for callers that need a plain connection ([`dial`]).
+pub use postgres;
 
 /// A PostgreSQL store: one connection.
 pub struct PostgresStore {
@@ -46,7 +48,15 @@ pub(crate) fn pg_error(context: &str, e: &postgres::Error) -> StoreError {
             let detail = db.detail().map(|d| format!(" ({d})")).unwrap_or_default();
             StoreError::new(format!("postgres: {context}: {}{detail} [SQLSTATE {}]", db.message(), db.code().code()))
         }
-        None => StoreError::new(format!("postgres: {context}: {e}")),
+        None => {
+            let mut text = format!("postgres: {context}: {e}");
+            let mut source = std::error::Error::source(e);
+            while let Some(s) = source {
+                text.push_str(&format!(": {s}"));
+                source = s.source();
+            }
+            StoreError::new(text)
+        }
     }
 }
 
@@ -107,8 +117,10 @@ impl PostgresStore {
     }
 }
 
-/// Opens one connection to `target`.
-fn dial(target: &Target) -> Result<Client, StoreError> {
+/// Opens one plain connection to `target` (no migration): for administration and tests.
+///
+/// Errors: the server unreachable or refusing, with what to do when no password was found.
+pub fn dial(target: &Target) -> Result<Client, StoreError> {
     let tls = tls::connector(target)?;
     target.config().connect(tls).map_err(|e| {
         let why = pg_error("connecting", &e).to_string();
@@ -124,13 +136,17 @@ fn dial(target: &Target) -> Result<Client, StoreError> {
 
 /// The version recorded in `schema_migrations` (0 without the table).
 fn current_version(client: &mut Client) -> Result<i64, StoreError> {
+    let what = "reading the schema version";
+    let exists: bool = client
+        .query_one("SELECT to_regclass('schema_migrations') IS NOT NULL", &[])
+        .map_err(|e| pg_error(what, &e))?
+        .get(0);
+    if !exists {
+        return Ok(0);
+    }
     let row = client
-        .query_one(
-            "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0::bigint
-                    ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END",
-            &[],
-        )
-        .map_err(|e| pg_error("reading the schema version", &e))?;
+        .query_one("SELECT coalesce(max(version), 0)::bigint FROM schema_migrations", &[])
+        .map_err(|e| pg_error(what, &e))?;
     Ok(row.get(0))
 }
 

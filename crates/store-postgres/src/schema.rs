@@ -171,19 +171,30 @@ CREATE TABLE vhosts (
 );
 "#;
 
-/// The grants of the two roles of `docs/store.md` ("Least privilege"), for a database at the latest
-/// version: `{worker}` may read, insert and update the scan tables (and delete its own lease rows),
-/// never alter the schema or delete data; `{analyst}` may only read. Run by the schema's owner.
-pub fn grants(worker: &str, analyst: &str) -> String {
-    GRANTS.replace("{worker}", &quote_ident(worker)).replace("{analyst}", &quote_ident(analyst))
+/// The grants of the worker role of `docs/store.md` ("Least privilege") on a database at the latest
+/// version: it may read, insert and update the scan tables and use their sequences, and delete
+/// lease rows (a scan's lease is released by deleting it); it may not alter the schema nor delete
+/// any data. Run by the schema's owner; `role` must exist.
+pub fn worker_grants(role: &str) -> String {
+    WORKER_GRANTS.replace("{role}", &quote_ident(role))
 }
 
-const GRANTS: &str = "
-GRANT USAGE ON SCHEMA public TO {worker}, {analyst};
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO {worker}, {analyst};
-GRANT INSERT, UPDATE ON scans, units, documents, diagnostics, nodes, relations, evidence, verifications, vhosts, leases TO {worker};
-GRANT DELETE ON leases TO {worker};
-GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {worker};
+/// The grants of the read-only analyst role of `docs/store.md`: `SELECT` on every table, nothing else.
+pub fn analyst_grants(role: &str) -> String {
+    ANALYST_GRANTS.replace("{role}", &quote_ident(role))
+}
+
+const WORKER_GRANTS: &str = "
+GRANT USAGE ON SCHEMA public TO {role};
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
+GRANT INSERT, UPDATE ON scans, units, documents, diagnostics, nodes, relations, evidence, verifications, vhosts, leases TO {role};
+GRANT DELETE ON leases TO {role};
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role};
+";
+
+const ANALYST_GRANTS: &str = "
+GRANT USAGE ON SCHEMA public TO {role};
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
 ";
 
 /// `name` as a quoted SQL identifier.
