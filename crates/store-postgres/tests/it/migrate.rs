@@ -27,6 +27,7 @@ fn a_new_database_is_migrated_once_even_by_two_owners_at_once() {
     let rows = s.client().query("SELECT version, name FROM schema_migrations ORDER BY version", &[]).unwrap();
     let applied: Vec<(i64, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
     assert_eq!(applied, [(2, "the tables of schema version 2".to_string())]);
+    assert_eq!(schema::latest(), wellknown_store::SCHEMA_VERSION, "both backends number their schema alike");
 }
 
 #[test]
