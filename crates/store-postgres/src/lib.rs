@@ -17,6 +17,7 @@ mod lease;
 mod pgpass;
 mod read;
 pub mod schema;
+pub mod testing;
 pub mod tls;
 mod write;
 
@@ -93,6 +94,16 @@ impl PostgresStore {
         Ok(lease::all(&mut self.client)?.into_iter().find(|(s, _)| *s == scan).map(|(_, l)| l))
     }
 
+    /// Makes every later transaction of this connection read-only (`default_transaction_read_only`):
+    /// what the reading commands open the store with, so they write nothing.
+    ///
+    /// Errors: the server's.
+    pub fn set_read_only(&mut self) -> Result<(), StoreError> {
+        self.client
+            .batch_execute("SET default_transaction_read_only = on")
+            .map_err(|e| pg_error("setting the connection read-only", &e))
+    }
+
     /// Whether the connection was encrypted (TLS).
     ///
     /// Errors: the server's.
@@ -130,7 +141,7 @@ pub fn dial(target: &Target) -> Result<Client, StoreError> {
         } else {
             ""
         };
-        StoreError::new(format!("cannot use the store {}: {why}{hint}", target.display()))
+        StoreError::new(format!("{why}{hint}"))
     })
 }
 

@@ -76,13 +76,11 @@ fn a_version_1_store_is_upgraded_and_keeps_its_rows() {
     assert_eq!(version, wellknown_store::SCHEMA_VERSION);
     // The migrations table: version 1 was there before it (no time), version 2 applied now.
     let c = rusqlite::Connection::open(&path).unwrap();
-    let mut stmt = c.prepare("SELECT version, name, applied_at IS NOT NULL FROM schema_migrations ORDER BY version").unwrap();
+    let mut stmt =
+        c.prepare("SELECT version, name, applied_at IS NOT NULL FROM schema_migrations ORDER BY version").unwrap();
     let applied: Vec<(i64, String, bool)> =
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
-    assert_eq!(
-        applied,
-        [(1, "the first tables".to_string(), false), (2, "documents.not_attempted".to_string(), true)]
-    );
+    assert_eq!(applied, [(1, "the first tables".to_string(), false), (2, "documents.not_attempted".to_string(), true)]);
     let g = s.load().unwrap();
     assert_eq!(g.documents.len(), 2, "the version 1 rows are kept");
     assert!(g.documents.iter().all(|d| !d.not_attempted));

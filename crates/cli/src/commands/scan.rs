@@ -9,7 +9,7 @@ use url::Url;
 use wellknown_core::Origin;
 use wellknown_engine::{Engine, Record, Revealed, RunPlan, SystemClock, Unit, UnitKind};
 use wellknown_store::ingest::seed_rows;
-use wellknown_store::{SqliteStore, Store, UnitState};
+use wellknown_store::{Store, UnitState};
 
 use crate::args::ScanArgs;
 use crate::config::{self, Settings};
@@ -283,7 +283,7 @@ fn fresh(targets: Vec<Origin>, settings: &Settings, db: &Path) -> Result<(Stored
     let kept = if settings.store {
         // Opened and checked before any request: a store that cannot be used costs no traffic.
         let mut store = store_open::for_scanning(db)?;
-        if let Some(line) = kept::unfinished_note(&mut store, db)? {
+        if let Some(line) = kept::unfinished_note(&mut *store, db)? {
             crate::note!("{line}");
         }
         let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;
@@ -346,16 +346,16 @@ fn resume(
     if !settings.store {
         return Err("--resume needs the store (it cannot be combined with --no-store)".into());
     }
-    if !db.is_file() {
+    if !store_open::is_url(db) && !db.is_file() {
         return Err(format!("nothing to resume: no store at {} (give --db PATH)", db.display()));
     }
     let mut store = store_open::for_scanning(db)?;
-    let row = kept::scan_to_resume(&mut store, db, wanted)?;
-    let lease = Kept::lease(&mut store, db, row.id)?;
-    match resume_plan(&mut store, &row, settings, args, db) {
+    let row = kept::scan_to_resume(&mut *store, db, wanted)?;
+    let lease = Kept::lease(&mut *store, db, row.id)?;
+    match resume_plan(&mut *store, &row, settings, args, db) {
         Ok((stored, plan)) => Ok((stored, plan, Some(Kept::start(store, db, row.id, &lease)?))),
         Err(e) => {
-            kept::release(&mut store, row.id, &lease);
+            kept::release(&mut *store, row.id, &lease);
             Err(e)
         }
     }
@@ -363,7 +363,7 @@ fn resume(
 
 /// The stored plan of scan `row` (checked against the settings) and its run plan.
 fn resume_plan(
-    store: &mut SqliteStore,
+    store: &mut dyn Store,
     row: &wellknown_store::ScanRow,
     settings: &Settings,
     args: &ScanArgs,

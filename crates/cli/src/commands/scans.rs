@@ -2,7 +2,6 @@
 //! `diff SCAN_A SCAN_B`.
 
 use serde_json::json;
-use wellknown_store::Store;
 
 use crate::args::ScansArgs;
 use crate::exit;
