@@ -117,9 +117,10 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
-    /// ./wellknown.db].
-    #[arg(long, value_name = "PATH")]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST[:PORT]/DB[?sslmode=...]
+    /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
+    /// and WELLKNOWN_DB [default: ./wellknown.db].
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Do not keep the graph in the store (JSON Lines output only).
     #[arg(long)]
@@ -254,9 +255,10 @@ fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize,
 /// Where the store is, for the commands that read it.
 #[derive(Debug, Args, Default, Clone)]
 pub struct StoreArgs {
-    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
-    /// ./wellknown.db].
-    #[arg(long, value_name = "PATH")]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST[:PORT]/DB[?sslmode=...]
+    /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
+    /// and WELLKNOWN_DB [default: ./wellknown.db].
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]
