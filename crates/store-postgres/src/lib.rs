@@ -19,6 +19,7 @@ mod read;
 pub mod schema;
 pub mod testing;
 pub mod tls;
+pub mod work;
 mod write;
 
 use postgres::Client;

@@ -8,7 +8,8 @@
 //! entry holds at most about 2.7 kB, and a sitemap URL may be longer.
 //!
 //! Schema versions are numbered as the SQLite store's (`wellknown_store::SCHEMA_VERSION`): a
-//! PostgreSQL database starts at version 2, the tables of SQLite's version 2. The table
+//! PostgreSQL database starts at version 2, the tables of SQLite's version 2; version 3 adds what
+//! only a shared database has (the groups of units that workers lease, [`crate::work`]). The table
 //! `schema_migrations` holds one row per migration applied (version, name, time); migrations run in
 //! one transaction under an advisory lock, so workers started together migrate once.
 
@@ -23,8 +24,10 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] =
-    &[Migration { version: 2, name: "the tables of schema version 2", sql: CREATE_V2 }];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration { version: 2, name: "the tables of schema version 2", sql: CREATE_V2 },
+    Migration { version: 3, name: "shared scans: unit groups and their leases", sql: SHARED_V3 },
+];
 
 /// The version the last migration brings a database to.
 pub fn latest() -> i64 {
@@ -171,6 +174,29 @@ CREATE TABLE vhosts (
 );
 "#;
 
+/// Shared scans: each unit belongs to a group (`units.grp`: the registrable domain of its host, or
+/// the host itself when it has none; [`crate::work::group_of`]), and a worker leases a whole group
+/// (`unit_groups`), so no two workers ask one host at once. `units.done_at` times completions (the
+/// rate `wellknown scans` shows). Units stored before this version are each a group of their own.
+const SHARED_V3: &str = r#"
+ALTER TABLE units ADD COLUMN grp text;
+ALTER TABLE units ADD COLUMN done_at timestamptz;
+UPDATE units SET grp = kind || ' ' || value WHERE grp IS NULL;
+ALTER TABLE units ALTER COLUMN grp SET NOT NULL;
+CREATE INDEX units_pending_by_group ON units (scan_id, grp) WHERE state = 'pending';
+CREATE TABLE unit_groups (
+    id            bigserial UNIQUE,
+    scan_id       bigint NOT NULL REFERENCES scans(id),
+    grp           text NOT NULL,
+    leased_by     text,
+    leased_at     timestamptz,
+    lease_expires timestamptz,
+    attempts      integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (scan_id, grp)
+);
+INSERT INTO unit_groups (scan_id, grp) SELECT DISTINCT scan_id, grp FROM units ON CONFLICT DO NOTHING;
+"#;
+
 /// The grants of the worker role of `docs/store.md` ("Least privilege") on a database at the latest
 /// version: it may read, insert and update the scan tables and use their sequences, and delete
 /// lease rows (a scan's lease is released by deleting it); it may not alter the schema nor delete
@@ -187,7 +213,7 @@ pub fn analyst_grants(role: &str) -> String {
 const WORKER_GRANTS: &str = "
 GRANT USAGE ON SCHEMA public TO {role};
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
-GRANT INSERT, UPDATE ON scans, units, documents, diagnostics, nodes, relations, evidence, verifications, vhosts, leases TO {role};
+GRANT INSERT, UPDATE ON scans, units, unit_groups, documents, diagnostics, nodes, relations, evidence, verifications, vhosts, leases TO {role};
 GRANT DELETE ON leases TO {role};
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role};
 ";

@@ -156,18 +156,31 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
     let revealed: Vec<Option<&str>> = folded.iter().map(|u| u.revealed_by.as_deref()).collect();
     let state: Vec<&str> = folded.iter().map(|u| u.state.as_str()).collect();
     let in_scope: Vec<bool> = folded.iter().map(|u| u.in_scope).collect();
+    let group: Vec<String> = folded.iter().map(|u| crate::work::group_of(&u.kind, &u.value)).collect();
+    // In order of first appearance: workers lease groups in that order.
+    let mut seen = std::collections::HashSet::new();
+    let groups: Vec<&str> = group.iter().map(String::as_str).filter(|g| seen.insert(*g)).collect();
     tx.execute(
-        "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope)
-         SELECT $1, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope
-         FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::bool[])
-              WITH ORDINALITY AS u(kind, value, depth, revealed_by, state, in_scope, ord)
+        "INSERT INTO unit_groups (scan_id, grp)
+         SELECT $1, g.grp FROM unnest($2::text[]) WITH ORDINALITY AS g(grp, ord) ORDER BY g.ord
+         ON CONFLICT DO NOTHING",
+        &[&scan, &groups],
+    )
+    .map_err(server("writing unit groups"))?;
+    tx.execute(
+        "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope, grp, done_at)
+         SELECT $1, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope, u.grp,
+                CASE WHEN u.state = 'done' THEN now() END
+         FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::text[])
+              WITH ORDINALITY AS u(kind, value, depth, revealed_by, state, in_scope, grp, ord)
          ORDER BY u.ord
          ON CONFLICT (scan_id, kind, value) DO UPDATE SET
            state = CASE WHEN units.state = 'done' THEN 'done' ELSE excluded.state END,
            depth = LEAST(units.depth, excluded.depth),
            revealed_by = COALESCE(units.revealed_by, excluded.revealed_by),
-           in_scope = excluded.in_scope",
-        &[&scan, &kind, &value, &depth, &revealed, &state, &in_scope],
+           in_scope = excluded.in_scope,
+           done_at = CASE WHEN units.state <> 'done' AND excluded.state = 'done' THEN now() ELSE units.done_at END",
+        &[&scan, &kind, &value, &depth, &revealed, &state, &in_scope, &group],
     )
     .map_err(server("writing units"))?;
     Ok(())

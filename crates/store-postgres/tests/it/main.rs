@@ -10,3 +10,4 @@ mod migrate;
 mod pg;
 mod store_suite;
 mod tls;
+mod work;
