@@ -37,6 +37,10 @@ pub enum Command {
     Candidates(CandidatesArgs),
     /// The whole graph with its evidence, for Graphviz (dot), Gephi (graphml) or a notebook (jsonl).
     Graph(GraphArgs),
+    /// Run the units of the shared scans of a PostgreSQL store (`scan --db postgres://… --workers-only`
+    /// records one) with the stored plan and this machine's network settings, until none is left;
+    /// any number of workers on any number of machines share the work.
+    Work(Box<ScanArgs>),
 }
 
 /// `wellknown scan`.
@@ -125,6 +129,10 @@ pub struct ScanArgs {
     /// Do not keep the graph in the store (JSON Lines output only).
     #[arg(long)]
     pub no_store: bool,
+    /// With --db postgres://…: record the scan and its units for `wellknown work` processes and
+    /// return without scanning.
+    #[arg(long)]
+    pub workers_only: bool,
     /// Finish an unfinished scan of the store (after a kill, crash or Ctrl-C) without repeating the
     /// origins it had finished: SCAN_ID (see `wellknown scans`), by default the most recent
     /// unfinished scan that no running wellknown holds, whatever finished after it. A scan is run by

@@ -149,6 +149,20 @@ impl PostgresStore {
         Ok(())
     }
 
+    /// Ends every live lease of `holder` now (a worker known to be gone: its process no longer runs),
+    /// so the next worker takes its groups over at once. Returns how many leases it held.
+    ///
+    /// Errors: the server's.
+    pub fn expire_leases_of(&mut self, holder: &str) -> Result<u64, StoreError> {
+        self.client
+            .execute(
+                "UPDATE unit_groups SET lease_expires = now() - interval '1 millisecond'
+                 WHERE leased_by = $1 AND lease_expires >= now()",
+                &[&holder],
+            )
+            .map_err(|e| pg_error("expiring a dead worker's leases", &e))
+    }
+
     /// Finishes scan `scan` when nothing is left to do: no live lease, and no pending unit outside
     /// failed groups. The summary says it was shared and counts units (`units_done`,
     /// `units_failed`, `units_recorded`). Returns whether the scan is finished (now or before).
