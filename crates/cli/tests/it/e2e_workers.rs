@@ -78,6 +78,9 @@ fn three_workers_one_killed_mid_lease_store_what_one_process_stores() {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
+    let during = wellknown_in(dir.path(), &["scans", "--db", &url]);
+    let text = String::from_utf8_lossy(&during.stdout);
+    assert!(text.contains(&format!(" by {}@", workers[victim].id())), "scans names the worker holding units: {text}");
     let mut killed = workers.remove(victim);
     killed.kill().unwrap(); // SIGKILL
     killed.wait().unwrap();
@@ -100,6 +103,13 @@ fn three_workers_one_killed_mid_lease_store_what_one_process_stores() {
     let p = &store.progress().unwrap()[0];
     assert_eq!((p.pending, p.failed, p.leased.len()), (0, 0, 0), "{p:?}");
     assert!(p.done >= 5, "{p:?}");
+
+    let after = wellknown_in(dir.path(), &["scans", "--db", &url, "--format", "jsonl"]);
+    let line: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
+    assert_eq!(line["shared"]["pending"], 0, "{line}");
+    assert_eq!(line["shared"]["leased"], serde_json::json!([]), "{line}");
+    assert_eq!(line["shared"]["done"], p.done, "{line}");
+    assert_eq!(line["state"], "finished", "{line}");
 
     let got = graph(dir.path(), Some(&url));
     let missing: Vec<&String> = expected.difference(&got).collect();
