@@ -16,6 +16,16 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    /// `error` or `warning`, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// Where in a document a diagnostic or candidate comes from.
 ///
 /// Serialised externally tagged: `{"line": 3}`, `{"json_pointer": "/issuer"}`,
@@ -115,4 +125,7 @@ pub mod codes {
     pub const HTTP_STATUS: &str = "http_status";
     /// The fetch failed (DNS, connect, TLS, timeout, ...); the failure class is in the message.
     pub const FETCH_FAILED: &str = "fetch_failed";
+    /// The document answered like a random path of its origin (the engine's catch-all calibration):
+    /// a soft 404 or catch-all route, not the well-known document.
+    pub const CATCH_ALL: &str = "catch_all";
 }

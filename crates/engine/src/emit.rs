@@ -11,17 +11,17 @@ use crate::budget::Budget;
 use crate::compact::Prepared;
 use crate::context::ScanContext;
 use crate::engine::Engine;
-use crate::record::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, Record};
 use crate::schedule::UnitRun;
 use crate::shared::{Shared, lock};
 use crate::verify;
+use wellknown_records::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, Record};
 
 /// Flag of the candidates of a document whose answer matched its origin's answer for a random
 /// path (`calibrate.rs`): recorded, never verified, revealing nothing.
 pub const CATCH_ALL_FLAG: &str = "catch_all";
 
-/// Diagnostic code of such a document.
-pub const CATCH_ALL_CODE: &str = "catch_all";
+/// Diagnostic code of such a document (the shared code of `wellknown_core::diag::codes`).
+pub const CATCH_ALL_CODE: &str = wellknown_core::diag::codes::CATCH_ALL;
 
 impl Engine {
     /// Emits one document of `run`: its record, its report (diagnostics, candidates, follow-ups) and
@@ -91,7 +91,7 @@ impl Engine {
             }
             if catch_all {
                 t.documents_catch_all += 1;
-            } else if crate::record::recognised(ok, report, !candidates.is_empty()) {
+            } else if wellknown_records::recognised(ok, report, !candidates.is_empty()) {
                 t.documents_recognised += 1;
             }
             if redirected_out {

@@ -18,6 +18,13 @@
 //! documents are not attempted either (class of the last one, a message saying the origin was too
 //! slow), so one tar-pit origin costs about two timeouts, not one per document.
 //!
+//! Verification requests learn apart: a candidate URL's HEAD that ends in an origin-wide failure,
+//! or [`SLOW_LIMIT`] of them that end slow, stop the unit's other verification requests to that
+//! origin ([`Reach::skip_verification`]: their verdicts are recorded with `source: none`, nothing
+//! sent), so a sitemap of a thousand URLs on a tar pit costs about two timeouts per request slot,
+//! not a thousand. What verification learns never stops a document request (a slow dynamic page
+//! says little about a small well-known file), while what documents learned stops verification.
+//!
 //! The memory is a mutex-guarded map consulted before every document request and updated after it,
 //! so the decision is race-free: once a failure is recorded, no later request to that origin leaves
 //! the unit. The unit's documents run concurrently, so the first document request to an origin goes
@@ -67,6 +74,10 @@ struct State {
     probing: HashMap<Origin, watch::Receiver<()>>,
     /// Requested URLs answered without a request, not yet claimed by a document record.
     skipped: HashSet<String>,
+    /// Origins found unreachable (or too slow) by verification requests: stop verification only.
+    verify_origins: HashMap<Origin, Unreachable>,
+    /// Slow verification requests per origin.
+    verify_slow: HashMap<Origin, usize>,
 }
 
 /// What one unit (in one routing: a virtual-host context has its own) learned about its origins.
@@ -99,6 +110,29 @@ fn slow(class: FailureClass) -> bool {
     matches!(class, FailureClass::Timeout | FailureClass::SlowTransfer)
 }
 
+/// The answer, unsent, of a request to `url` of an origin `first` found unreachable.
+fn not_attempted(url: &Url, first: &Unreachable, now: Timestamp) -> FetchResult {
+    let mut meta = FetchMeta::synthetic(url.clone(), None, now);
+    meta.status = None;
+    let message = if first.slow {
+        format!(
+            "not attempted: the origin answered too slowly {SLOW_LIMIT} times, last at {} ({})",
+            first.url,
+            first.class.as_str()
+        )
+    } else if first.class == FailureClass::PrivateAddress {
+        format!(
+            "not attempted: the origin's address was refused as private at {} (private_address; --allow-private \
+             lifts the refusal)",
+            first.url
+        )
+    } else {
+        format!("not attempted: the origin was unreachable at {} ({})", first.url, first.class.as_str())
+    };
+    meta.failure = Some(FetchFailure { class: first.class, message });
+    FetchResult { meta, body: Vec::new() }
+}
+
 /// The origin requests are grouped by (scheme, host, port, default ports equal to none).
 fn key(url: &Url) -> Option<Origin> {
     Origin::from_url(url).ok()
@@ -117,25 +151,39 @@ impl Reach {
         let mut state = self.state();
         let first = state.origins.get(&k)?.clone();
         state.skipped.insert(url.as_str().to_string());
-        let mut meta = FetchMeta::synthetic(url.clone(), None, now);
-        meta.status = None;
-        let message = if first.slow {
-            format!(
-                "not attempted: the origin answered too slowly {SLOW_LIMIT} times, last at {} ({})",
-                first.url,
-                first.class.as_str()
-            )
-        } else if first.class == FailureClass::PrivateAddress {
-            format!(
-                "not attempted: the origin's address was refused as private at {} (private_address; --allow-private \
-                 lifts the refusal)",
-                first.url
-            )
-        } else {
-            format!("not attempted: the origin was unreachable at {} ({})", first.url, first.class.as_str())
-        };
-        meta.failure = Some(FetchFailure { class: first.class, message });
-        Some(FetchResult { meta, body: Vec::new() })
+        Some(not_attempted(url, &first, now))
+    }
+
+    /// [`Reach::skip`] for a verification request: the origin is known unreachable from a document
+    /// request or from a verification request of this unit. Not claimed by a document record.
+    pub(crate) fn skip_verification(&self, url: &Url, now: Timestamp) -> Option<FetchResult> {
+        let k = key(url)?;
+        let state = self.state();
+        let first = state.origins.get(&k).or_else(|| state.verify_origins.get(&k))?;
+        Some(not_attempted(url, first, now))
+    }
+
+    /// Learns from the result of a verification request sent to `url`, as [`Reach::learn`] does
+    /// from a document request, into the memory only verification consults.
+    pub(crate) fn learn_verification(&self, url: &Url, meta: &FetchMeta) {
+        let Some(f) = &meta.failure else { return };
+        let Some(k) = key(url) else { return };
+        let mut state = self.state();
+        let slow_answer = slow(f.class);
+        if slow_answer {
+            let n = state.verify_slow.entry(k.clone()).or_default();
+            *n += 1;
+            if *n < SLOW_LIMIT {
+                return;
+            }
+        } else if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
+            return;
+        }
+        state.verify_origins.entry(k).or_insert_with(|| Unreachable {
+            url: url.to_string(),
+            class: f.class,
+            slow: slow_answer,
+        });
     }
 
     /// Learns from the result of a request sent to `url`: a failure of an [`origin_wide`] class
@@ -332,5 +380,40 @@ mod tests {
         );
         assert!(reach.take_skipped("https://127.0.0.1:8443/.well-known/security.txt"));
         assert!(reach.skip(&url("https://127.0.0.1:9443/robots.txt"), Timestamp::UNIX_EPOCH).is_none());
+    }
+
+    #[test]
+    fn verification_learns_apart_and_never_stops_documents() {
+        let reach = Reach::default();
+        let u = url("https://pit.example/a");
+        reach.learn_verification(&u, &failed(u.as_str(), FailureClass::SlowTransfer));
+        assert!(reach.skip_verification(&u, Timestamp::UNIX_EPOCH).is_none(), "one slow answer is not enough");
+        reach
+            .learn_verification(&url("https://pit.example/b"), &failed("https://pit.example/b", FailureClass::Timeout));
+        let r = reach.skip_verification(&url("https://pit.example/c"), Timestamp::UNIX_EPOCH).unwrap();
+        let f = r.meta.failure.unwrap();
+        assert_eq!(f.class, FailureClass::Timeout);
+        assert_eq!(
+            f.message,
+            "not attempted: the origin answered too slowly 2 times, last at https://pit.example/b (timeout)"
+        );
+        assert!(
+            reach.skip(&url("https://pit.example/robots.txt"), Timestamp::UNIX_EPOCH).is_none(),
+            "documents still go"
+        );
+        assert!(!reach.take_skipped("https://pit.example/c"), "a skipped verification is not a document's");
+        // An origin-wide failure stops verification at once; what documents learned stops it too.
+        let dns = url("https://gone.example/x");
+        reach.learn_verification(&dns, &failed(dns.as_str(), FailureClass::DnsNxdomain));
+        assert!(reach.skip_verification(&url("https://gone.example/y"), Timestamp::UNIX_EPOCH).is_some());
+        let refused = url("https://down.example/robots.txt");
+        reach.learn(&refused, &failed(refused.as_str(), FailureClass::ConnectRefused));
+        assert!(reach.skip_verification(&url("https://down.example/page"), Timestamp::UNIX_EPOCH).is_some());
+        // A failure after a status, or of a class that says nothing of other paths: never learned.
+        let mut answered = failed("https://ok.example/x", FailureClass::Tls);
+        answered.status = Some(200);
+        reach.learn_verification(&url("https://ok.example/x"), &answered);
+        reach.learn_verification(&url("https://ok.example/x"), &failed("https://ok.example/x", FailureClass::Protocol));
+        assert!(reach.skip_verification(&url("https://ok.example/z"), Timestamp::UNIX_EPOCH).is_none());
     }
 }

@@ -20,8 +20,9 @@ use wellknown_core::{
     Candidate, CandidateKind, Document, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeContext,
     ProbeRegistration, Report, Scope, Target, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Engine, InScope, RunPlan, ScanConfig, SystemClock, Transport, Unit};
+use wellknown_engine::{Engine, InScope, RunPlan, ScanConfig, SystemClock, Transport};
 use wellknown_http::{Fetcher, FetcherConfig};
+use wellknown_records::Unit;
 use wellknown_tests::FixtureServer;
 
 /// Paths every origin is asked for, each its own document; a 2xx body lists URLs (one a line),

@@ -11,7 +11,8 @@ use wellknown_core::{
     Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Origin,
     ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Clock, Engine, OriginRecord, Record, ScanConfig, Transport};
+use wellknown_engine::{Clock, Engine, ScanConfig, Transport};
+use wellknown_records::{OriginRecord, Record};
 
 /// Stands in for OpenID Connect discovery: an origin's or issuer's metadata is at the issuer (its
 /// trailing `/` removed) + `/.well-known/openid-configuration`. Its body is the issuer it

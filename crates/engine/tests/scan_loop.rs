@@ -11,7 +11,8 @@ use wellknown_core::{
     Candidate, CandidateKind, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeRegistration, Report, Scope,
     Target, Timestamp, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Clock, Engine, Record, ScanConfig, Transport};
+use wellknown_engine::{Clock, Engine, ScanConfig, Transport};
+use wellknown_records::Record;
 
 /// A document listing links: each line `probe url` becomes a follow-up and a `url` candidate.
 struct LinksProbe;

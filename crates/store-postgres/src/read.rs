@@ -6,6 +6,9 @@ use wellknown_store::{
     UnitRow, UnitState, VerificationRow, VhostRow,
 };
 
+use wellknown_core::{CandidateKind, Method};
+use wellknown_records::{UnitKind, VerifySource, VerifyStatus};
+
 use crate::pg_error;
 
 fn json(s: Option<String>) -> serde_json::Value {
@@ -62,13 +65,37 @@ pub(crate) fn units(client: &mut Client, scan: ScanId) -> Result<Vec<UnitRow>, S
 
 pub(crate) fn unit(r: &Row) -> Result<UnitRow, StoreError> {
     let state: String = r.get("state");
+    let kind: String = r.get("kind");
     Ok(UnitRow {
-        kind: r.get("kind"),
+        kind: UnitKind::parse(&kind).ok_or_else(|| StoreError::new(format!("unknown unit kind {kind:?}")))?,
         value: r.get("value"),
         depth: small(r, "depth"),
         revealed_by: r.get("revealed_by"),
         state: UnitState::parse(&state).ok_or_else(|| StoreError::new(format!("unknown unit state {state:?}")))?,
         in_scope: r.get("in_scope"),
+    })
+}
+
+fn verification(r: &Row) -> Result<StoredVerification, StoreError> {
+    let named = |col: &str| -> String { r.get(col) };
+    let unknown = |what: &str, v: &str| StoreError::new(format!("unknown {what} {v:?}"));
+    let (kind, verdict, source) = (named("kind"), named("status"), named("source"));
+    let method: Option<String> = r.get("method");
+    Ok(StoredVerification {
+        node: r.get("node_id"),
+        row: VerificationRow {
+            kind: CandidateKind::parse(&kind).ok_or_else(|| unknown("candidate kind of a verified node", &kind))?,
+            value: r.get("value"),
+            scan: r.get("scan_id"),
+            status: VerifyStatus::parse(&verdict).ok_or_else(|| unknown("verdict", &verdict))?,
+            http_status: status(r, "http_status"),
+            target: r.get("target"),
+            method: method.map(|m| Method::parse(&m).ok_or_else(|| unknown("verification method", &m))).transpose()?,
+            failure_class: r.get("failure_class"),
+            failure_message: r.get("failure_message"),
+            source: VerifySource::parse(&source).ok_or_else(|| unknown("verification source", &source))?,
+            verified_at: r.get("verified_at"),
+        },
     })
 }
 
@@ -167,23 +194,8 @@ pub(crate) fn load(client: &mut Client) -> Result<GraphData, StoreError> {
         &[],
     )?
     .iter()
-    .map(|r| StoredVerification {
-        node: r.get("node_id"),
-        row: VerificationRow {
-            kind: r.get("kind"),
-            value: r.get("value"),
-            scan: r.get("scan_id"),
-            status: r.get("status"),
-            http_status: status(r, "http_status"),
-            target: r.get("target"),
-            method: r.get("method"),
-            failure_class: r.get("failure_class"),
-            failure_message: r.get("failure_message"),
-            source: r.get("source"),
-            verified_at: r.get("verified_at"),
-        },
-    })
-    .collect();
+    .map(verification)
+    .collect::<Result<_, _>>()?;
     let vhosts = query(
         client,
         "reading virtual-host attempts",

@@ -156,7 +156,7 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
     let revealed: Vec<Option<&str>> = folded.iter().map(|u| u.revealed_by.as_deref()).collect();
     let state: Vec<&str> = folded.iter().map(|u| u.state.as_str()).collect();
     let in_scope: Vec<bool> = folded.iter().map(|u| u.in_scope).collect();
-    let group: Vec<String> = folded.iter().map(|u| crate::work::group_of(&u.kind, &u.value)).collect();
+    let group: Vec<String> = folded.iter().map(|u| crate::work::group_of(u.kind.as_str(), &u.value)).collect();
     // In order of first appearance: workers lease groups in that order.
     let mut seen = std::collections::HashSet::new();
     let groups: Vec<&str> = group.iter().map(String::as_str).filter(|g| seen.insert(*g)).collect();
@@ -477,7 +477,7 @@ fn relations<'w>(
 
 fn relation_key<'w>(r: &'w RelationWrite, node_ids: &NodeIds<'w>) -> Result<RelKey<'w>, Failure> {
     let source = node_of(node_ids, DOCUMENT_NODE, &r.document_url)?;
-    let target = node_of(node_ids, &r.kind, &r.value)?;
+    let target = node_of(node_ids, r.kind.as_str(), &r.value)?;
     Ok((source, r.relation.as_str(), target))
 }
 
@@ -563,7 +563,7 @@ fn verifications<'w>(
     let mut at: HashMap<i64, usize> = HashMap::new();
     for w in writes {
         let Write::Verification(v) = w else { continue };
-        let node = node_of(node_ids, &v.kind, &v.value)?;
+        let node = node_of(node_ids, v.kind.as_str(), &v.value)?;
         match at.get(&node) {
             Some(&i) => folded[i].1 = v,
             None => {
@@ -577,12 +577,12 @@ fn verifications<'w>(
     }
     let node: Vec<i64> = folded.iter().map(|f| f.0).collect();
     let col = |f: fn(&VerificationRow) -> Option<&str>| folded.iter().map(|v| f(v.1)).collect::<Vec<_>>();
-    let status = col(|v| Some(&v.status));
+    let status = col(|v| Some(v.status.as_str()));
     let target = col(|v| v.target.as_deref());
-    let method = col(|v| v.method.as_deref());
+    let method = col(|v| v.method.map(|m| m.as_str()));
     let class = col(|v| v.failure_class.as_deref());
     let message = col(|v| v.failure_message.as_deref());
-    let source = col(|v| Some(&v.source));
+    let source = col(|v| Some(v.source.as_str()));
     let http: Vec<Option<i32>> = folded.iter().map(|f| f.1.http_status.map(i32::from)).collect();
     let at_: Vec<Timestamp> = folded.iter().map(|f| f.1.verified_at).collect();
     tx.execute(

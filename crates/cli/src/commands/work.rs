@@ -21,7 +21,8 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use wellknown_core::{Origin, Timestamp};
-use wellknown_engine::{Engine, Record, Revealed, RunPlan, SystemClock, Unit, UnitKind};
+use wellknown_engine::{Engine, Revealed, RunPlan, SystemClock};
+use wellknown_records::{Record, Unit};
 use wellknown_store::ingest::{seed_rows, writes_for};
 use wellknown_store::{ScanId, ScanRow, Store, UnitState, Write};
 use wellknown_store_postgres::PostgresStore;
@@ -320,15 +321,15 @@ impl Round<'_> {
     fn plan(&self, row: &ScanRow, leased: &Leased) -> Result<RunPlan, String> {
         let mut store = shared_store(self.db, "work")?;
         let units = store.units(row.id).map_err(|e| store_open::scan_error(self.db, &e))?;
-        let mine: std::collections::HashSet<(&str, &str)> =
-            leased.units.iter().map(|u| (u.kind.as_str(), u.value.as_str())).collect();
+        let mine: std::collections::HashSet<(wellknown_records::UnitKind, &str)> =
+            leased.units.iter().map(|u| (u.kind, u.value.as_str())).collect();
         let mut plan = RunPlan::default();
         for u in &units {
-            let Some(kind) = UnitKind::parse(&u.kind) else { continue };
+            let kind = u.kind;
             if let Some(by) = &u.revealed_by {
                 plan.revealed.push(Revealed { kind, value: u.value.clone(), revealed_by: by.clone() });
             }
-            if mine.contains(&(u.kind.as_str(), u.value.as_str())) {
+            if mine.contains(&(u.kind, u.value.as_str())) {
                 plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?);
             } else {
                 plan.done.push((kind, u.value.clone()));

@@ -400,3 +400,53 @@ fn after_its_budget_an_origin_is_sent_nothing_more() {
         assert_eq!(log(&server), ["GET /robots.txt"], "nothing is sent once the origin's budget is spent");
     }
 }
+
+#[test]
+fn a_sitemap_of_tar_pit_urls_costs_a_few_verification_requests_not_one_each() {
+    // robots.txt and the sitemap answer at once; the 20 URLs the sitemap lists drip their heads.
+    let dir = tempfile::tempdir().unwrap();
+    let mut builder = HostileServer::builder().files(dir.path());
+    for n in 1..=20 {
+        builder = builder.route(&format!("/pit/{n}"), drip_head());
+    }
+    let server = builder.start().unwrap();
+    let base = server.url("");
+    std::fs::write(dir.path().join("robots.txt"), format!("User-agent: *\nDisallow:\nSitemap: {base}/sitemap.xml\n"))
+        .unwrap();
+    let mut urlset =
+        String::from("<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for n in 1..=20 {
+        urlset.push_str(&format!("<url><loc>{base}/pit/{n}</loc></url>\n"));
+    }
+    urlset.push_str("</urlset>\n");
+    std::fs::write(dir.path().join("sitemap.xml"), urlset).unwrap();
+    let mut args = vec!["--verify", "--depth", "0", "--probe", "robots", "--probe", "sitemap"];
+    args.extend(SLOW);
+    args.push(&base);
+    let s = scan(&args);
+
+    // Verification sends at most its concurrency (4) before two slow answers stop the rest.
+    let pits: Vec<String> = log(&server).into_iter().filter(|l| l.starts_with("HEAD /pit/")).collect();
+    assert!((2..=4).contains(&pits.len()), "{pits:?}");
+    let verdicts: Vec<&Value> =
+        s.of_type("verification").into_iter().filter(|v| v["value"].as_str().unwrap().contains("/pit/")).collect();
+    assert_eq!(verdicts.len(), 20, "every URL gets its verdict");
+    let (sent, skipped): (Vec<&Value>, Vec<&Value>) = verdicts.iter().partition(|v| v["source"] == "request");
+    assert_eq!(sent.len(), pits.len(), "{verdicts:?}");
+    for v in &sent {
+        assert_eq!((&v["status"], &v["method"], class(v)), (&json!("timeout"), &json!("HEAD"), "slow_transfer"), "{v}");
+    }
+    for v in &skipped {
+        assert_eq!(
+            (&v["status"], &v["method"], &v["source"]),
+            (&json!("timeout"), &Value::Null, &json!("none")),
+            "{v}"
+        );
+        let m = message(v);
+        assert!(m.starts_with("not attempted: the origin answered too slowly 2 times, last at "), "{m}");
+    }
+    // What verification learned never stops the unit's documents.
+    assert_eq!(s.document(&format!("{base}/sitemap.xml"))["status"], json!(200));
+    let sum = s.summary();
+    assert_eq!(sum["verification_requests"], json!(pits.len()), "{sum}");
+}

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use url::Url;
 use wellknown_core::{CandidateKind, Evidence, Locator, Method, Severity, Timestamp};
-use wellknown_engine::{
-    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, UnitKind,
-    VerificationRecord, VerifyStatus,
+use wellknown_records::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryAction, InventoryRecord, OriginRecord,
+    Record, UnitKind, VerificationRecord, VerifySource, VerifyStatus,
 };
 use wellknown_store::analysis::{CandidateQuery, candidates, diff};
 use wellknown_store::confidence::{Declaration, score_all};
@@ -134,7 +134,7 @@ pub fn verdict(kind: CandidateKind, value: &str, status: VerifyStatus, http: Opt
         target: None,
         method: Some(Method::Head),
         failure: None,
-        source: "request",
+        source: VerifySource::Request,
         verified_at: t(at),
     })
 }
@@ -161,7 +161,7 @@ pub fn writes(records: &[Record]) -> Vec<Write> {
 
 pub fn seed(value: &str) -> UnitRow {
     UnitRow {
-        kind: "origin".into(),
+        kind: UnitKind::Origin,
         value: value.into(),
         depth: 0,
         revealed_by: None,
@@ -236,7 +236,7 @@ pub fn unit_states_drive_resume(b: &dyn Backend) {
         candidate_kind: CandidateKind::Endpoint,
         candidate_value: "https://api.a.example/token".into(),
         in_scope: true,
-        action: "queued",
+        action: InventoryAction::Queued,
     });
     s.write(id, &writes(&[revealed, done("https://a.example")])).unwrap();
     assert_eq!(s.last_unfinished_scan().unwrap().map(|r| r.id), Some(id));
