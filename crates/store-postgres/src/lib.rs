@@ -30,11 +30,16 @@ pub use connect::{Env, SslMode, Target, is_postgres_url, redact};
 /// The driver, for callers that need a plain connection ([`dial`]).
 pub use postgres;
 
-/// A PostgreSQL store: one connection.
+/// A PostgreSQL store: one connection, re-established when the server ends it.
 pub struct PostgresStore {
     client: Client,
     target: Target,
+    read_only: bool,
 }
+
+/// How long a store keeps trying to reconnect to a server that went away (a restart) before it
+/// reports the error.
+pub const RECONNECT_FOR: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl std::fmt::Debug for PostgresStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -80,7 +85,7 @@ impl PostgresStore {
     pub fn open(target: Target) -> Result<PostgresStore, StoreError> {
         let mut client = dial(&target)?;
         migrate(&mut client, &target)?;
-        Ok(PostgresStore { client, target })
+        Ok(PostgresStore { client, target, read_only: false })
     }
 
     /// Where this store is (without the password).
@@ -100,6 +105,7 @@ impl PostgresStore {
     ///
     /// Errors: the server's.
     pub fn set_read_only(&mut self) -> Result<(), StoreError> {
+        self.read_only = true;
         self.client
             .batch_execute("SET default_transaction_read_only = on")
             .map_err(|e| pg_error("setting the connection read-only", &e))
@@ -121,6 +127,47 @@ impl PostgresStore {
     /// Errors: the server's.
     pub fn schema_version(&mut self) -> Result<i64, StoreError> {
         current_version(&mut self.client)
+    }
+
+    /// Runs `op`; first reconnects when the connection is closed (the server restarted or ended
+    /// it), and after a failure that left the connection closed reconnects and runs `op` once more
+    /// (every operation is one transaction: a failed one changed nothing, and writes are
+    /// idempotent).
+    pub(crate) fn with_reconnect<T>(
+        &mut self,
+        mut op: impl FnMut(&mut PostgresStore) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        if self.client.is_closed() {
+            self.reconnect()?;
+        }
+        match op(self) {
+            Err(_) if self.client.is_closed() => {
+                self.reconnect()?;
+                op(self)
+            }
+            done => done,
+        }
+    }
+
+    /// Dials again, for up to [`RECONNECT_FOR`] (every half second), and restores the session
+    /// settings.
+    fn reconnect(&mut self) -> Result<(), StoreError> {
+        let deadline = std::time::Instant::now() + RECONNECT_FOR;
+        loop {
+            match dial(&self.target) {
+                Ok(client) => {
+                    self.client = client;
+                    if self.read_only {
+                        self.set_read_only()?;
+                    }
+                    return Ok(());
+                }
+                Err(e) if std::time::Instant::now() >= deadline => {
+                    return Err(StoreError::new(format!("reconnecting to {}: {e}", self.target.display())));
+                }
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(500)),
+            }
+        }
     }
 
     /// The underlying connection, for statements the trait does not cover (tests, administration).
@@ -211,7 +258,7 @@ impl Store for PostgresStore {
         plan: &serde_json::Value,
         seeds: &[UnitRow],
     ) -> Result<ScanId, StoreError> {
-        write::insert_scan(&mut self.client, started_at, plan, seeds, None)
+        self.with_reconnect(|s| write::insert_scan(&mut s.client, started_at, plan, seeds, None))
     }
 
     fn begin_scan_with_lease(
@@ -221,7 +268,7 @@ impl Store for PostgresStore {
         seeds: &[UnitRow],
         lease: &Lease,
     ) -> Result<ScanId, StoreError> {
-        write::insert_scan(&mut self.client, started_at, plan, seeds, Some(lease))
+        self.with_reconnect(|s| write::insert_scan(&mut s.client, started_at, plan, seeds, Some(lease)))
     }
 
     fn acquire_lease(
@@ -231,23 +278,23 @@ impl Store for PostgresStore {
         now: Timestamp,
         dead: &dyn Fn(&Lease) -> bool,
     ) -> Result<Acquired, StoreError> {
-        lease::acquire(&mut self.client, scan, lease, now, dead)
+        self.with_reconnect(|s| lease::acquire(&mut s.client, scan, lease, now, dead))
     }
 
     fn renew_lease(&mut self, scan: ScanId, holder: &str, expires_at: Timestamp) -> Result<bool, StoreError> {
-        lease::renew(&mut self.client, scan, holder, expires_at)
+        self.with_reconnect(|s| lease::renew(&mut s.client, scan, holder, expires_at))
     }
 
     fn release_lease(&mut self, scan: ScanId, holder: &str) -> Result<(), StoreError> {
-        lease::release(&mut self.client, scan, holder)
+        self.with_reconnect(|s| lease::release(&mut s.client, scan, holder))
     }
 
     fn leases(&mut self) -> Result<Vec<(ScanId, Lease)>, StoreError> {
-        lease::all(&mut self.client)
+        self.with_reconnect(|s| lease::all(&mut s.client))
     }
 
     fn write(&mut self, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {
-        write::apply(&mut self.client, scan, writes)
+        self.with_reconnect(|s| write::apply(&mut s.client, scan, writes))
     }
 
     fn finish_scan(
@@ -270,14 +317,14 @@ impl Store for PostgresStore {
     }
 
     fn scans(&mut self) -> Result<Vec<ScanRow>, StoreError> {
-        read::scans(&mut self.client)
+        self.with_reconnect(|s| read::scans(&mut s.client))
     }
 
     fn units(&mut self, scan: ScanId) -> Result<Vec<UnitRow>, StoreError> {
-        read::units(&mut self.client, scan)
+        self.with_reconnect(|s| read::units(&mut s.client, scan))
     }
 
     fn load(&mut self) -> Result<GraphData, StoreError> {
-        read::load(&mut self.client)
+        self.with_reconnect(|s| read::load(&mut s.client))
     }
 }

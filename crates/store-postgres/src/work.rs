@@ -80,7 +80,68 @@ impl PostgresStore {
     /// group: nothing to take now).
     ///
     /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
     pub fn lease_groups(
+        &mut self,
+        scan: ScanId,
+        holder: &str,
+        ttl: Duration,
+        max: usize,
+    ) -> Result<Leased, StoreError> {
+        self.with_reconnect(|s| s.lease_groups_once(scan, holder, ttl, max))
+    }
+
+    /// Pushes the expiry of every group `holder` holds to `ttl` from now (the heartbeat); returns
+    /// how many it still holds.
+    ///
+    /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn renew_groups(&mut self, holder: &str, ttl: Duration) -> Result<u64, StoreError> {
+        self.with_reconnect(|s| s.renew_groups_once(holder, ttl))
+    }
+
+    /// Releases `holder`'s leases of `groups` of scan `scan` once their units are run: free again
+    /// (units revealed meanwhile are leased by whoever asks next), attempts reset.
+    ///
+    /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn release_groups(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), StoreError> {
+        self.with_reconnect(|s| s.release_groups_once(scan, groups, holder))
+    }
+
+    /// Ends every live lease of `holder` now (a worker known to be gone: its process no longer runs),
+    /// so the next worker takes its groups over at once. Returns how many leases it held.
+    ///
+    /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn expire_leases_of(&mut self, holder: &str) -> Result<u64, StoreError> {
+        self.with_reconnect(|s| s.expire_leases_of_once(holder))
+    }
+
+    /// Finishes scan `scan` when nothing is left to do: no live lease, and no pending unit outside
+    /// failed groups. The summary says it was shared and counts units (`units_done`,
+    /// `units_failed`, `units_recorded`). Returns whether the scan is finished (now or before).
+    ///
+    /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn finish_if_complete(&mut self, scan: ScanId) -> Result<bool, StoreError> {
+        self.with_reconnect(|s| s.finish_if_complete_once(scan))
+    }
+
+    /// Where every scan stands, oldest first.
+    ///
+    /// Errors: the server's.
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn progress(&mut self) -> Result<Vec<Progress>, StoreError> {
+        self.with_reconnect(|s| s.progress_once())
+    }
+
+    /// Leases up to `max` groups of scan `scan` that have pending units and no live lease (and are
+    /// not failed) for `holder`, until `ttl` from now; returns them with their pending units (no
+    /// group: nothing to take now).
+    ///
+    /// Errors: the server's.
+    fn lease_groups_once(
         &mut self,
         scan: ScanId,
         holder: &str,
@@ -124,7 +185,7 @@ impl PostgresStore {
     /// how many it still holds.
     ///
     /// Errors: the server's.
-    pub fn renew_groups(&mut self, holder: &str, ttl: Duration) -> Result<u64, StoreError> {
+    fn renew_groups_once(&mut self, holder: &str, ttl: Duration) -> Result<u64, StoreError> {
         self.client
             .execute(
                 "UPDATE unit_groups SET lease_expires = now() + make_interval(secs => $2)
@@ -138,7 +199,7 @@ impl PostgresStore {
     /// (units revealed meanwhile are leased by whoever asks next), attempts reset.
     ///
     /// Errors: the server's.
-    pub fn release_groups(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), StoreError> {
+    fn release_groups_once(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), StoreError> {
         self.client
             .execute(
                 "UPDATE unit_groups SET leased_by = NULL, leased_at = NULL, lease_expires = NULL, attempts = 0
@@ -153,7 +214,7 @@ impl PostgresStore {
     /// so the next worker takes its groups over at once. Returns how many leases it held.
     ///
     /// Errors: the server's.
-    pub fn expire_leases_of(&mut self, holder: &str) -> Result<u64, StoreError> {
+    fn expire_leases_of_once(&mut self, holder: &str) -> Result<u64, StoreError> {
         self.client
             .execute(
                 "UPDATE unit_groups SET lease_expires = now() - interval '1 millisecond'
@@ -168,7 +229,7 @@ impl PostgresStore {
     /// `units_failed`, `units_recorded`). Returns whether the scan is finished (now or before).
     ///
     /// Errors: the server's.
-    pub fn finish_if_complete(&mut self, scan: ScanId) -> Result<bool, StoreError> {
+    fn finish_if_complete_once(&mut self, scan: ScanId) -> Result<bool, StoreError> {
         let what = "finishing the shared scan";
         let mut tx = self.client.transaction().map_err(|e| pg_error(what, &e))?;
         let row = tx
@@ -205,7 +266,7 @@ impl PostgresStore {
     /// Where every scan stands, oldest first.
     ///
     /// Errors: the server's.
-    pub fn progress(&mut self) -> Result<Vec<Progress>, StoreError> {
+    fn progress_once(&mut self) -> Result<Vec<Progress>, StoreError> {
         let what = "reading scan progress";
         let rows = self
             .client

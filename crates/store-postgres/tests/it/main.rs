@@ -8,6 +8,7 @@ mod suite;
 
 mod migrate;
 mod pg;
+mod reconnect;
 mod store_suite;
 mod tls;
 mod work;
