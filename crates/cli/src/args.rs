@@ -121,7 +121,7 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST[:PORT]/DB[?sslmode=...]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST/DB (optionally :PORT, ?sslmode=...)
     /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
     /// and WELLKNOWN_DB [default: ./wellknown.db].
     #[arg(long, value_name = "PATH|URL")]
@@ -263,7 +263,7 @@ fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize,
 /// Where the store is, for the commands that read it.
 #[derive(Debug, Args, Default, Clone)]
 pub struct StoreArgs {
-    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST[:PORT]/DB[?sslmode=...]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST/DB (optionally :PORT, ?sslmode=...)
     /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
     /// and WELLKNOWN_DB [default: ./wellknown.db].
     #[arg(long, value_name = "PATH|URL")]

@@ -16,7 +16,7 @@
 //!
 //! Password, first found: the URL's (allowed, not needed); `PGPASSWORD`; the password file
 //! (`passfile`, else `PGPASSFILE`, else `~/.pgpass`), whose entry matches host, port, database and
-//! user ([`crate::pgpass`]). A password file that others may read (any group or other permission
+//! user (`pgpass.rs`). A password file that others may read (any group or other permission
 //! bit) is refused with an error, as it would leak the password.
 
 use std::path::{Path, PathBuf};

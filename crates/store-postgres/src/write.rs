@@ -108,7 +108,7 @@ fn apply_in(tx: &mut Transaction<'_>, scan: ScanId, writes: &[Write]) -> Result<
     // Relations whose document is unknown fail the batch, as in SQLite.
     for (i, w) in writes.iter().enumerate() {
         if let Write::Relation(r) = w
-            && refs.get(&i).is_none()
+            && !refs.contains_key(&i)
         {
             return Err(Failure::Batch(StoreError::new(format!(
                 "evidence for {} {} names document {} ({}) that this scan has not recorded",
