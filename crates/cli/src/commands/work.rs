@@ -126,6 +126,22 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     if args.workers_only {
         return Err("--workers-only is for `wellknown scan`".into());
     }
+    let plan_flags = [
+        ("--scope", !args.scope.is_empty()),
+        ("--probes", !args.probes.is_empty()),
+        ("--depth", args.depth.is_some()),
+        ("--max-hops", args.max_hops.is_some()),
+        ("--max-verify", args.max_verify.is_some()),
+        ("--obey-robots", args.obey_robots),
+        ("--all-registered", args.all_registered),
+        ("--verify", args.verify),
+        ("--no-verify", args.no_verify),
+    ];
+    if let Some((flag, _)) = plan_flags.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "work takes no {flag}: what to scan (scope, probes, depth, verification) is the stored plan of each scan,              set by the `wellknown scan --workers-only` that recorded it"
+        ));
+    }
     crate::alloc::tune_for_scan();
     let settings = config::load(args)?;
     config::validate(&settings, args)?;

@@ -106,3 +106,22 @@ fn an_unreachable_server_is_named_without_its_password() {
     assert!(err.contains("postgres://someone:***@127.0.0.1:9/nothing"), "{err}");
     assert!(!err.contains("hunter2"), "{err}");
 }
+
+#[test]
+fn work_and_workers_only_need_a_shared_store_and_take_no_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "postgres://someone@127.0.0.1:9/nothing?connect_timeout=2";
+    let out = wellknown_in(dir.path(), &["work", "--db", url, "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("work takes no --depth"), "{out:?}");
+    let out = wellknown_in(dir.path(), &["work", "https://a.example"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("work takes no targets"), "{out:?}");
+    let out = wellknown_in(dir.path(), &["work"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a shared store"), "{out:?}");
+    let out = wellknown_in(dir.path(), &["scan", "--workers-only", "https://a.example"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--workers-only needs a shared store"), "{out:?}");
+    assert!(!dir.path().join("wellknown.db").exists(), "nothing created");
+}
