@@ -37,6 +37,10 @@ pub enum Command {
     Candidates(CandidatesArgs),
     /// The whole graph with its evidence, for Graphviz (dot), Gephi (graphml) or a notebook (jsonl).
     Graph(GraphArgs),
+    /// Run the units of the shared scans of a PostgreSQL store (`scan --db postgres://… --workers-only`
+    /// records one) with the stored plan and this machine's network settings, until none is left;
+    /// any number of workers on any number of machines share the work.
+    Work(Box<ScanArgs>),
 }
 
 /// `wellknown scan`.
@@ -134,13 +138,18 @@ pub struct ScanArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
-    /// ./wellknown.db].
-    #[arg(long, value_name = "PATH")]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST/DB (optionally :PORT, ?sslmode=...)
+    /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
+    /// and WELLKNOWN_DB [default: ./wellknown.db].
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Do not keep the graph in the store (JSON Lines output only).
     #[arg(long)]
     pub no_store: bool,
+    /// With --db postgres://…: record the scan and its units for `wellknown work` processes and
+    /// return without scanning.
+    #[arg(long)]
+    pub workers_only: bool,
     /// Finish an unfinished scan of the store (after a kill, crash or Ctrl-C) without repeating the
     /// origins it had finished: SCAN_ID (see `wellknown scans`), by default the most recent
     /// unfinished scan that no running wellknown holds, whatever finished after it. A scan is run by
@@ -271,9 +280,10 @@ fn usize_in(text: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize,
 /// Where the store is, for the commands that read it.
 #[derive(Debug, Args, Default, Clone)]
 pub struct StoreArgs {
-    /// The store (SQLite file); also `db` in the configuration file and WELLKNOWN_DB [default:
-    /// ./wellknown.db].
-    #[arg(long, value_name = "PATH")]
+    /// The store: a SQLite file, or a PostgreSQL database as postgres://USER@HOST/DB (optionally :PORT, ?sslmode=...)
+    /// (password from PGPASSWORD or ~/.pgpass, never here); also `db` in the configuration file
+    /// and WELLKNOWN_DB [default: ./wellknown.db].
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// Configuration file [default: ./wellknown.toml, if present].
     #[arg(long, value_name = "FILE")]

@@ -376,6 +376,8 @@ fn unknown_env_vars(known: &[String]) -> Vec<String> {
                 && k.is_char_boundary(ENV_PREFIX.len())
                 && k[..ENV_PREFIX.len()].eq_ignore_ascii_case(ENV_PREFIX)
                 && !known.iter().any(|n| n.eq_ignore_ascii_case(&k[ENV_PREFIX.len()..]))
+                // The test suite's own (`WELLKNOWN_TEST_PG`: docs/store.md, "Tests"), not settings.
+                && !k[ENV_PREFIX.len()..].to_ascii_uppercase().starts_with("TEST_")
         })
         .collect();
     out.sort();

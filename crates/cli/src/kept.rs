@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use wellknown_core::Timestamp;
 use wellknown_records::Record;
-use wellknown_store::{Acquired, Lease, ScanId, ScanRow, SqliteStore, Store, UnitRow, UnitState};
+use wellknown_store::{Acquired, Lease, ScanId, ScanRow, Store, UnitRow, UnitState};
 
 use crate::scan_lease::{self, Heartbeat};
 use crate::store_open::{resume_command, scan_error};
@@ -28,7 +28,7 @@ impl Kept {
     ///
     /// Errors: the store's, naming it.
     pub fn begin(
-        mut store: SqliteStore,
+        mut store: Box<dyn Store>,
         db: &Path,
         plan: &serde_json::Value,
         seeds: &[UnitRow],
@@ -44,7 +44,7 @@ impl Kept {
     ///
     /// Errors: another process holds it (it is not run twice), naming that process and what to do;
     /// the store's.
-    pub fn lease(store: &mut SqliteStore, db: &Path, id: ScanId) -> Result<Lease, String> {
+    pub fn lease(store: &mut dyn Store, db: &Path, id: ScanId) -> Result<Lease, String> {
         let now = Timestamp::now();
         let lease = scan_lease::this_process(now);
         match store.acquire_lease(id, &lease, now, &scan_lease::holder_dead).map_err(|e| scan_error(db, &e))? {
@@ -56,7 +56,7 @@ impl Kept {
     /// Starts the writer and the heartbeat of scan `id`, whose `lease` this process holds.
     ///
     /// Errors: the store cannot be opened a second time (for the heartbeat).
-    pub fn start(store: SqliteStore, db: &Path, id: ScanId, lease: &Lease) -> Result<Kept, String> {
+    pub fn start(store: Box<dyn Store>, db: &Path, id: ScanId, lease: &Lease) -> Result<Kept, String> {
         let heartbeat = Heartbeat::start(db, id, lease)?;
         Ok(Kept { sink: StoreSink::start(store, id), heartbeat, id, db: db.to_path_buf() })
     }
@@ -90,7 +90,7 @@ impl Kept {
 }
 
 /// Gives up `lease` of scan `id` taken by [`Kept::lease`] when the scan does not start after all.
-pub fn release(store: &mut SqliteStore, id: ScanId, lease: &Lease) {
+pub fn release(store: &mut dyn Store, id: ScanId, lease: &Lease) {
     let _ = store.release_lease(id, &lease.holder);
 }
 
@@ -115,7 +115,7 @@ fn held_elsewhere(leases: &[(ScanId, Lease)], scan: ScanId, now: Timestamp) -> O
 ///
 /// Errors: no such scan, a finished one, nothing to resume, or (for the default) every unfinished
 /// scan held by a running process; each names the store and what to do.
-pub fn scan_to_resume(store: &mut SqliteStore, db: &Path, wanted: Option<ScanId>) -> Result<ScanRow, String> {
+pub fn scan_to_resume(store: &mut dyn Store, db: &Path, wanted: Option<ScanId>) -> Result<ScanRow, String> {
     let scans = store.scans().map_err(|e| scan_error(db, &e))?;
     if let Some(id) = wanted {
         let row = scans
@@ -145,7 +145,7 @@ pub fn scan_to_resume(store: &mut SqliteStore, db: &Path, wanted: Option<ScanId>
 /// recent. `None` when there is none.
 ///
 /// Errors: the store's, naming it.
-pub fn unfinished_note(store: &mut SqliteStore, db: &Path) -> Result<Option<String>, String> {
+pub fn unfinished_note(store: &mut dyn Store, db: &Path) -> Result<Option<String>, String> {
     let scans = store.scans().map_err(|e| scan_error(db, &e))?;
     let leases = store.leases().map_err(|e| scan_error(db, &e))?;
     let now = Timestamp::now();

@@ -23,6 +23,7 @@ fn main() {
         Command::Diff(a) => commands::diff::run(a),
         Command::Candidates(a) => commands::candidates::run(a),
         Command::Graph(a) => commands::graph::run(a),
+        Command::Work(a) => commands::work::run(a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -97,8 +97,8 @@ pub fn refuse_database_output(what: &str, out: &Path, store: Option<(&str, &Path
 /// `the store PATH`.
 pub fn store_named(args: &crate::args::StoreArgs, path: &Path) -> String {
     match &args.db {
-        Some(_) => format!("--db {}", path.display()),
-        None => format!("the store {}", path.display()),
+        Some(_) => format!("--db {}", crate::store_open::shown(path)),
+        None => format!("the store {}", crate::store_open::shown(path)),
     }
 }
 

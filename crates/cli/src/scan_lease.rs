@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use wellknown_core::Timestamp;
-use wellknown_store::{Lease, ScanId, SqliteStore, Store};
+use wellknown_store::{Lease, ScanId};
 
 /// How long a lease holds without a renewal.
 pub const TTL: Duration = Duration::from_secs(60);
@@ -74,7 +74,7 @@ impl Heartbeat {
     ///
     /// Errors: the store cannot be opened a second time.
     pub fn start(db: &Path, scan: ScanId, lease: &Lease) -> Result<Heartbeat, String> {
-        let mut store = SqliteStore::open(db).map_err(|e| crate::store_open::scan_error(db, &e))?;
+        let mut store = crate::store_open::for_writing(db)?;
         let holder = lease.holder.clone();
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let (lost_tx, lost) = tokio::sync::oneshot::channel();
@@ -85,7 +85,11 @@ impl Heartbeat {
                         // A failed renewal (a busy or full disk) is tried again at the next beat; a
                         // lease another holder took is lost for good.
                         if let Ok(false) = store.renew_lease(scan, &holder, expiry(Timestamp::now())) {
-                            let by = store.lease(scan).ok().flatten().map(|l| describe(&l));
+                            let by = store
+                                .leases()
+                                .ok()
+                                .and_then(|all| all.into_iter().find(|(s, _)| *s == scan))
+                                .map(|(_, l)| describe(&l));
                             let _ = lost_tx.send(format!(
                                 "this process's lease on scan {scan} lapsed and {} took the scan over: stopped, so \
                                  that one process runs it",

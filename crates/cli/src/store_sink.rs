@@ -1,4 +1,4 @@
-//! Feeding the store while a scan runs: a dedicated thread owns the SQLite connection and applies
+//! Feeding the store while a scan runs: a dedicated thread owns the store's connection and applies
 //! the engine's records in batches, one transaction per batch, in the order they were emitted.
 //!
 //! A batch is whatever records have arrived (at most [`MAX_BATCH`]) since the previous commit, so
@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use wellknown_core::Timestamp;
 use wellknown_records::Record;
 use wellknown_store::ingest::writes_for;
-use wellknown_store::{ScanId, SqliteStore, Store};
+use wellknown_store::{ScanId, Store};
 
 /// Records per transaction at most.
 pub const MAX_BATCH: usize = 2048;
@@ -26,7 +26,7 @@ pub struct StoreSink {
 
 impl StoreSink {
     /// Starts the writer thread for scan `scan`.
-    pub fn start(mut store: SqliteStore, scan: ScanId) -> StoreSink {
+    pub fn start(mut store: Box<dyn Store>, scan: ScanId) -> StoreSink {
         let (tx, mut rx) = mpsc::channel::<Record>(4096);
         let thread = std::thread::spawn(move || -> Result<(), String> {
             let mut batch = Vec::new();

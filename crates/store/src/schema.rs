@@ -16,6 +16,15 @@ pub const VERSION: i64 = 2;
 pub const UPGRADES: &[(i64, &str)] =
     &[(2, "ALTER TABLE documents ADD COLUMN not_attempted INTEGER NOT NULL DEFAULT 0;")];
 
+/// Every schema version with what it brought, in order: one row each in `schema_migrations` (the
+/// PostgreSQL store numbers its versions the same way).
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, "the first tables"), (2, "documents.not_attempted")];
+
+/// The table of applied migrations: version, name, and when this store applied it (null for a
+/// version the store had before the table existed).
+pub const CREATE_MIGRATIONS: &str =
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT)";
+
 /// Creates every table and index of [`VERSION`].
 pub const CREATE: &str = r#"
 CREATE TABLE IF NOT EXISTS scans (

@@ -187,6 +187,15 @@ impl SqliteStore {
             }
         }
         conn.execute_batch(schema::CREATE)?;
+        conn.execute_batch(schema::CREATE_MIGRATIONS)?;
+        let now = Timestamp::now().to_string();
+        for (v, name) in schema::MIGRATIONS {
+            let applied = (*v > version).then_some(now.as_str());
+            conn.execute(
+                "INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                params![v, name, applied],
+            )?;
+        }
         conn.pragma_update(None, "user_version", schema::VERSION)?;
         Ok(SqliteStore { conn, cache: IdCache::default(), path: path.map(Path::to_path_buf) })
     }

@@ -2,7 +2,6 @@
 
 use wellknown_core::{CandidateKind, Timestamp};
 use wellknown_records::VerifyStatus;
-use wellknown_store::Store;
 use wellknown_store::analysis::{CandidateQuery, UNVERIFIED, candidates};
 
 use crate::args::CandidatesArgs;

@@ -1,7 +1,7 @@
 //! `wellknown diff [SCAN_A] [SCAN_B]`: what appeared, disappeared or changed between two scans.
 
+use wellknown_store::ScanRow;
 use wellknown_store::analysis::diff;
-use wellknown_store::{ScanRow, Store};
 
 use crate::args::DiffArgs;
 use crate::exit;

@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use wellknown_core::Timestamp;
-use wellknown_store::Store;
 use wellknown_store::export::{Format, write};
 
 use crate::args::GraphArgs;

@@ -8,6 +8,7 @@ pub mod plugins;
 pub mod robots;
 pub mod scan;
 pub mod scans;
+pub mod work;
 
 use std::io::Read;
 use std::path::Path;

@@ -61,6 +61,9 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     } else {
         let (raw, interrupted) = rt.block_on(read_targets(args, &mut signals))?;
         let targets = parse_targets(&raw)?;
+        if args.workers_only && interrupted.is_none() {
+            return crate::commands::work::record(&targets, &settings, &db);
+        }
         if let Some(name) = interrupted {
             let kept = if targets.is_empty() && settings.issuer.is_empty() {
                 None

@@ -40,7 +40,7 @@ pub(super) fn fresh(
     let kept = if settings.store {
         // Opened and checked before any request: a store that cannot be used costs no traffic.
         let mut store = store_open::for_scanning(db)?;
-        if let Some(line) = kept::unfinished_note(&mut store, db)? {
+        if let Some(line) = kept::unfinished_note(&mut *store, db)? {
             crate::note!("{line}");
         }
         let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;

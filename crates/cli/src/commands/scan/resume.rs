@@ -6,7 +6,7 @@ use std::path::Path;
 use wellknown_core::Origin;
 use wellknown_engine::{Revealed, RunPlan};
 use wellknown_records::Unit;
-use wellknown_store::{SqliteStore, Store, UnitState};
+use wellknown_store::{Store, UnitState};
 
 use crate::args::ScanArgs;
 use crate::config::{self, Settings};
@@ -66,16 +66,16 @@ pub(super) fn resume(
     if !settings.store {
         return Err("--resume needs the store (it cannot be combined with --no-store)".into());
     }
-    if !db.is_file() {
+    if !store_open::is_url(db) && !db.is_file() {
         return Err(format!("nothing to resume: no store at {} (give --db PATH)", db.display()));
     }
     let mut store = store_open::for_scanning(db)?;
-    let row = kept::scan_to_resume(&mut store, db, wanted)?;
-    let lease = Kept::lease(&mut store, db, row.id)?;
-    match resume_plan(&mut store, &row, settings, args, db) {
+    let row = kept::scan_to_resume(&mut *store, db, wanted)?;
+    let lease = Kept::lease(&mut *store, db, row.id)?;
+    match resume_plan(&mut *store, &row, settings, args, db) {
         Ok((stored, plan)) => Ok((stored, plan, Some(Kept::start(store, db, row.id, &lease)?))),
         Err(e) => {
-            kept::release(&mut store, row.id, &lease);
+            kept::release(&mut *store, row.id, &lease);
             Err(e)
         }
     }
@@ -83,7 +83,7 @@ pub(super) fn resume(
 
 /// The stored plan of scan `row` (checked against the settings) and its run plan.
 fn resume_plan(
-    store: &mut SqliteStore,
+    store: &mut dyn Store,
     row: &wellknown_store::ScanRow,
     settings: &Settings,
     args: &ScanArgs,

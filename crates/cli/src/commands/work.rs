@@ -1,0 +1,368 @@
+//! Shared scans on a PostgreSQL store: `wellknown scan --db postgres://… --workers-only` records a
+//! scan and its units and returns ([`record`]); `wellknown work --db postgres://…` (any number, on
+//! any machine) runs them ([`run`]).
+//!
+//! A worker leases whole groups of units (one registrable domain each, `wellknown_store_postgres::
+//! work`), up to `--concurrency` groups at a time, runs their units with the scan's stored plan and
+//! its own network settings, writes their records as a scan does (a unit's `done` with its last
+//! records), releases the groups, and asks again; a heartbeat thread keeps its leases alive. Units
+//! that documents reveal are not run by the worker that found them: they go into the scan's units,
+//! `pending`, within the plan's depth and scope as a single process would queue them, and any
+//! worker leases them by their group. The worker stops once every unfinished scan of the store is
+//! finished (nothing pending outside failed groups, no lease held); the last one finishes the scan
+//! (its summary counts the units). SIGINT or SIGTERM stops the units in flight; their groups are
+//! released, so other workers redo them.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use wellknown_core::{Origin, Timestamp};
+use wellknown_engine::{Engine, Revealed, RunPlan, SystemClock};
+use wellknown_records::{Record, Unit};
+use wellknown_store::ingest::{seed_rows, writes_for};
+use wellknown_store::{ScanId, ScanRow, Store, UnitState, Write};
+use wellknown_store_postgres::PostgresStore;
+use wellknown_store_postgres::work::Leased;
+
+use crate::args::ScanArgs;
+use crate::commands::scan::Signals;
+use crate::config::{self, Settings};
+use crate::plan::StoredPlan;
+use crate::store_open::{self, shown};
+use crate::transport::HttpTransport;
+use crate::{exit, output, scan_lease};
+
+/// How long a worker's group leases hold without a heartbeat.
+const TTL: Duration = scan_lease::TTL;
+
+/// Records per transaction at most (as the scan's writer).
+const MAX_BATCH: usize = crate::store_sink::MAX_BATCH;
+
+fn shared_store(db: &Path, what: &str) -> Result<PostgresStore, String> {
+    if !store_open::is_url(db) {
+        return Err(format!(
+            "{what} needs a shared store: give --db postgres://USER@HOST/DATABASE (the store {} is a SQLite file, \
+             which one process writes)",
+            db.display()
+        ));
+    }
+    PostgresStore::connect(db.to_str().unwrap_or_default()).map_err(|e| store_open::scan_error(db, &e))
+}
+
+/// `scan --workers-only`: records the scan (plan and seed units) for workers and returns, naming
+/// the command that runs it.
+///
+/// Errors: no targets; a store that is not PostgreSQL or cannot be used.
+pub fn record(targets: &[Origin], settings: &Settings, db: &Path) -> Result<i32, String> {
+    if targets.is_empty() && settings.issuer.is_empty() {
+        return Err("no targets: give origins, URLs or host names as arguments, `-` for stdin, or --list FILE".into());
+    }
+    let mut store = shared_store(db, "--workers-only")?;
+    let stored = StoredPlan::new(targets, settings)?;
+    let mut seeds: Vec<Unit> = targets.iter().cloned().map(Unit::origin).collect();
+    for i in &stored.issuers {
+        seeds.push(Unit::issuer(url::Url::parse(i).map_err(|e| format!("--issuer {i:?}: {e}"))?));
+    }
+    let plan = serde_json::to_value(&stored).map_err(|e| e.to_string())?;
+    let id =
+        store.begin_scan(Timestamp::now(), &plan, &seed_rows(&seeds)).map_err(|e| store_open::scan_error(db, &e))?;
+    crate::note!(
+        "wellknown: scan {id} recorded with {} unit(s) for workers: run `wellknown work --db {}` on any number of \
+         machines; `wellknown scans --db {}` shows its progress",
+        seeds.len(),
+        shown(db),
+        shown(db)
+    );
+    Ok(exit::FOUND)
+}
+
+/// What the writer thread is asked to do, in order.
+enum Job {
+    Write(ScanId, Vec<Write>),
+    Release(ScanId, Vec<String>, std::sync::mpsc::Sender<Result<(), String>>),
+}
+
+/// The writer: one connection, writes and releases in the order asked.
+fn writer(mut store: PostgresStore, holder: String, jobs: Receiver<Job>) -> Result<(), String> {
+    for job in jobs {
+        match job {
+            Job::Write(scan, writes) => store.write(scan, &writes).map_err(|e| format!("store: {e}"))?,
+            Job::Release(scan, groups, done) => {
+                let _ = done.send(store.release_groups(scan, &groups, &holder).map_err(|e| format!("store: {e}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The heartbeat: renews this worker's leases every [`scan_lease::RENEW_EVERY`] until `stop`.
+fn heartbeat(mut store: PostgresStore, holder: String, stop: Receiver<()>) {
+    loop {
+        match stop.recv_timeout(scan_lease::RENEW_EVERY) {
+            Err(RecvTimeoutError::Timeout) => {
+                // A failed renewal is tried again at the next beat.
+                let _ = store.renew_groups(&holder, TTL);
+            }
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+        }
+    }
+}
+
+/// `wellknown work`: runs the units of the store's unfinished shared scans until none is left.
+/// Returns the exit code (0 done, 130 interrupted).
+///
+/// Errors: arguments that name what to scan (the stored plan decides); a store that is not
+/// PostgreSQL or fails.
+pub fn run(args: &ScanArgs) -> Result<i32, String> {
+    if !args.targets.is_empty() || args.list.is_some() || !args.issuer.is_empty() || args.resume.is_some() {
+        return Err("work takes no targets, --list, --issuer or --resume: it runs the scans recorded in the store \
+                    (`wellknown scan --db postgres://… --workers-only TARGETS` records one)"
+            .into());
+    }
+    if args.workers_only {
+        return Err("--workers-only is for `wellknown scan`".into());
+    }
+    let plan_flags = [
+        ("--scope", !args.scope.is_empty()),
+        ("--probes", !args.probes.is_empty()),
+        ("--depth", args.depth.is_some()),
+        ("--max-hops", args.max_hops.is_some()),
+        ("--max-verify", args.max_verify.is_some()),
+        ("--obey-robots", args.obey_robots),
+        ("--all-registered", args.all_registered),
+        ("--verify", args.verify),
+        ("--no-verify", args.no_verify),
+    ];
+    if let Some((flag, _)) = plan_flags.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "work takes no {flag}: what to scan (scope, probes, depth, verification) is the stored plan of each scan,              set by the `wellknown scan --workers-only` that recorded it"
+        ));
+    }
+    crate::alloc::tune_for_scan();
+    let settings = config::load(args)?;
+    config::validate(&settings, args)?;
+    let db = settings.db.clone().unwrap_or_else(|| config::DEFAULT_DB.into());
+    let mut store = shared_store(&db, "work")?;
+    let holder = scan_lease::this_process(Timestamp::now()).holder;
+    let mut out = output::open_output(settings.output.as_deref(), &config::source(args, "output"))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the runtime: {e}"))?;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    {
+        let mut signals = {
+            let _runtime = rt.enter();
+            Signals::install()?
+        };
+        rt.spawn(async move {
+            let _ = signals.recv().await;
+            let _ = stop_tx.send(true);
+        });
+    }
+    let (beat_stop, beat_rx) = std::sync::mpsc::channel();
+    let beat_store = shared_store(&db, "work")?;
+    let beat_holder = holder.clone();
+    let beat = std::thread::spawn(move || heartbeat(beat_store, beat_holder, beat_rx));
+    let (jobs, job_rx) = std::sync::mpsc::sync_channel::<Job>(8);
+    let write_store = shared_store(&db, "work")?;
+    let write_holder = holder.clone();
+    let write_thread = std::thread::spawn(move || writer(write_store, write_holder, job_rx));
+    let ctx = Round { settings: &settings, jobs: &jobs, db: &db };
+    let (mut units, mut rounds) = (0usize, 0usize);
+    let result = loop {
+        if *stop_rx.borrow() {
+            break Ok(exit::INTERRUPTED);
+        }
+        let mut step = || -> Result<Option<(ScanRow, Leased)>, wellknown_store::StoreError> {
+            expire_dead_holders(&mut store)?;
+            for row in store.scans()?.into_iter().filter(|s| s.finished_at.is_none()) {
+                let leased = store.lease_groups(row.id, &holder, TTL, settings.concurrency)?;
+                if !leased.groups.is_empty() {
+                    return Ok(Some((row, leased)));
+                }
+            }
+            Ok(None)
+        };
+        match step().map_err(|e| store_open::scan_error(&db, &e)) {
+            Err(e) => break Err(e),
+            Ok(Some((row, leased))) => {
+                rounds += 1;
+                units += leased.units.len();
+                let run = ctx
+                    .plan(&row, &leased)
+                    .and_then(|plan| rt.block_on(ctx.run(&row, leased, plan, &mut out, stop_rx.clone())));
+                if let Err(e) = run {
+                    break Err(e);
+                }
+            }
+            Ok(None) => {
+                let mut left = false;
+                match store.scans() {
+                    Err(e) => break Err(store_open::scan_error(&db, &e)),
+                    Ok(scans) => {
+                        for s in scans.iter().filter(|s| s.finished_at.is_none()) {
+                            match store.finish_if_complete(s.id) {
+                                Ok(finished) => left |= !finished,
+                                Err(e) => return Err(store_open::scan_error(&db, &e)),
+                            }
+                        }
+                    }
+                }
+                if !left {
+                    break Ok(exit::FOUND);
+                }
+                // Other workers hold the rest: they may reveal more units, or die and leave theirs.
+                let mut stop = stop_rx.clone();
+                rt.block_on(async {
+                    let _ = tokio::time::timeout(Duration::from_millis(500), stop.changed()).await;
+                });
+            }
+        }
+    };
+    drop(jobs);
+    let written = write_thread.join().map_err(|_| "store writer panicked".to_string())?;
+    let _ = beat_stop.send(());
+    let _ = beat.join();
+    let _ = out.flush();
+    written?;
+    let code = result?;
+    if !settings.quiet {
+        crate::note!("wellknown work: {units} unit(s) run in {rounds} round(s) for {}", shown(&db));
+    }
+    Ok(code)
+}
+
+/// Leases held by processes of this host that are gone (Linux: no `/proc/<pid>`) expire now, so
+/// their groups are taken over at once rather than after their expiry.
+fn expire_dead_holders(store: &mut PostgresStore) -> Result<(), wellknown_store::StoreError> {
+    let me = scan_lease::host_name();
+    for p in store.progress()? {
+        for (holder, _) in &p.leased {
+            let Some((pid, rest)) = holder.split_once('@') else { continue };
+            let host = rest.split('/').next().unwrap_or_default();
+            let Ok(pid) = pid.parse::<u32>() else { continue };
+            let lease = wellknown_store::Lease {
+                holder: holder.clone(),
+                pid,
+                host: host.to_string(),
+                acquired_at: Timestamp::UNIX_EPOCH,
+                expires_at: Timestamp::UNIX_EPOCH,
+            };
+            if host == me && scan_lease::holder_dead(&lease) {
+                store.expire_leases_of(holder)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What every round of one worker shares.
+struct Round<'a> {
+    settings: &'a Settings,
+    jobs: &'a SyncSender<Job>,
+    db: &'a Path,
+}
+
+impl Round<'_> {
+    /// Runs the `leased` units of scan `row` with its stored plan; writes their records (a revealed
+    /// unit within the plan's depth and in scope is stored `pending`, for any worker) and their
+    /// JSON Lines (no summary: the scan's is written by whoever finishes it); then releases the
+    /// groups.
+    async fn run(
+        &self,
+        row: &ScanRow,
+        leased: Leased,
+        plan: RunPlan,
+        out: &mut Box<dyn std::io::Write + Send>,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), String> {
+        let stored: StoredPlan =
+            serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
+        let mut config = stored.config(self.settings)?;
+        // Revealed units are recorded (`beyond_depth` for the engine), not run here: they go to the
+        // shared table as `pending` below, and whichever worker leases their group runs them.
+        config.depth = 0;
+        let transport = HttpTransport::from_settings(self.settings, &config.scope)?;
+        let engine = Arc::new(Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?);
+        let (tx, mut rx) = mpsc::channel::<Record>(1024);
+        let task = tokio::spawn(async move {
+            engine
+                .run_until(plan, tx, async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                })
+                .await
+        });
+        let mut batch: Vec<Write> = Vec::new();
+        let mut n = 0;
+        while let Some(rec) = rx.recv().await {
+            if matches!(rec, Record::Summary(_)) {
+                continue;
+            }
+            batch.extend(writes_for(&rec).into_iter().map(|w| shared(w, stored.depth)));
+            n += 1;
+            let res = serde_json::to_writer(&mut *out, &rec)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"));
+            if let Err(e) = res {
+                return Err(format!("writing the output: {e}"));
+            }
+            if n >= MAX_BATCH || rx.is_empty() {
+                self.send(Job::Write(row.id, std::mem::take(&mut batch)))?;
+                n = 0;
+            }
+        }
+        if !batch.is_empty() {
+            self.send(Job::Write(row.id, batch))?;
+        }
+        let _ = task.await;
+        let _ = out.flush();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        self.send(Job::Release(row.id, leased.groups, done_tx))?;
+        tokio::task::spawn_blocking(move || done_rx.recv().unwrap_or_else(|_| Err("store writer stopped".into())))
+            .await
+            .map_err(|e| format!("store writer: {e}"))?
+    }
+
+    fn send(&self, job: Job) -> Result<(), String> {
+        self.jobs.send(job).map_err(|_| format!("the store writer for {} stopped", shown(self.db)))
+    }
+
+    /// The run plan: the leased units as seeds; every other unit of the scan known (never queued).
+    /// Outside the runtime (the driver blocks).
+    fn plan(&self, row: &ScanRow, leased: &Leased) -> Result<RunPlan, String> {
+        let mut store = shared_store(self.db, "work")?;
+        let units = store.units(row.id).map_err(|e| store_open::scan_error(self.db, &e))?;
+        let mine: std::collections::HashSet<(wellknown_records::UnitKind, &str)> =
+            leased.units.iter().map(|u| (u.kind, u.value.as_str())).collect();
+        let mut plan = RunPlan::default();
+        for u in &units {
+            let kind = u.kind;
+            if let Some(by) = &u.revealed_by {
+                plan.revealed.push(Revealed { kind, value: u.value.clone(), revealed_by: by.clone() });
+            }
+            if mine.contains(&(u.kind, u.value.as_str())) {
+                plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?);
+            } else {
+                plan.done.push((kind, u.value.clone()));
+            }
+        }
+        Ok(plan)
+    }
+}
+
+/// A write of a worker: a unit the engine recorded `beyond_depth` only because workers run with
+/// depth 0 is `pending` when the plan's `depth` reaches it and it is in scope.
+fn shared(w: Write, depth: u32) -> Write {
+    match w {
+        Write::Unit(mut u) if u.state == UnitState::BeyondDepth && u.in_scope && u.depth <= depth => {
+            u.state = UnitState::Pending;
+            Write::Unit(u)
+        }
+        w => w,
+    }
+}

@@ -1,0 +1,118 @@
+//! End to end, shared scans: `scan --db postgres://… --workers-only` records a scan of the fixture
+//! origins; three `wellknown work` processes run it, one is killed with SIGKILL while it holds a
+//! lease, and the two others finish the scan; its graph equals a single-process SQLite scan's of the
+//! same targets. The server comes from `WELLKNOWN_TEST_PG` (`wellknown_store_postgres::testing`).
+
+use crate::common;
+use crate::e2e_postgres::graph;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{own_server, routing_args_for, scan_in, wellknown_in};
+use wellknown_store::Store;
+use wellknown_store_postgres::testing;
+use wellknown_tests::fixture_sites;
+
+/// resume-reveal.test's security.txt stalls 5 s and times out after 2: a unit that holds its
+/// worker's lease long enough to kill the worker.
+const TARGETS: [&str; 5] = [
+    "https://resume-reveal.test",
+    "https://verify.test",
+    "https://feedback.test",
+    "https://history.test",
+    "https://5calls.org",
+];
+
+fn worker(dir: &std::path::Path, routing: &[String], url: &str) -> Child {
+    let mut args: Vec<String> = vec!["work".into(), "--db".into(), url.into()];
+    args.extend(routing.iter().cloned());
+    args.extend(["--rate", "0", "--timeout", "2", "--concurrency", "1", "--quiet"].map(String::from));
+    Command::new(env!("CARGO_BIN_EXE_wellknown"))
+        .args(&args)
+        .current_dir(dir)
+        .env_remove("WELLKNOWN_DB")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn three_workers_one_killed_mid_lease_store_what_one_process_stores() {
+    let Some(pg) = testing::server() else { return };
+    let db = pg.migrated_db();
+    let url = db.worker_url();
+
+    let single = tempfile::tempdir().unwrap();
+    let mut args = vec!["--rate", "0", "--timeout", "2"];
+    args.extend(TARGETS);
+    let (code, _, stderr) = scan_in(single.path(), &own_server(&fixture_sites()), &args);
+    assert!(code <= 1, "{stderr}");
+    let expected = graph(single.path(), None);
+
+    let server = own_server(&fixture_sites());
+    let routing = routing_args_for(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
+    record.extend(routing.iter().cloned());
+    record.extend(["--rate", "0", "--timeout", "2"].map(String::from));
+    record.extend(TARGETS.map(String::from));
+    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
+    let out = wellknown_in(dir.path(), &refs);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("recorded with 5 unit(s)") && stderr.contains("wellknown work --db"), "{stderr}");
+    assert!(server.requests().is_empty(), "--workers-only requests nothing");
+
+    let mut workers: Vec<Child> = (0..3).map(|_| worker(dir.path(), &routing, &url)).collect();
+    // Kill the first worker seen holding a lease.
+    let mut store = db.owner_store();
+    let started = Instant::now();
+    let victim = loop {
+        assert!(started.elapsed() < Duration::from_secs(60), "no worker ever held a lease");
+        let held: Vec<String> = store.progress().unwrap().into_iter().flat_map(|p| p.leased).map(|(h, _)| h).collect();
+        if let Some(i) = workers.iter().position(|w| held.iter().any(|h| h.starts_with(&format!("{}@", w.id())))) {
+            break i;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let during = wellknown_in(dir.path(), &["scans", "--db", &url]);
+    let text = String::from_utf8_lossy(&during.stdout);
+    assert!(text.contains(&format!(" by {}@", workers[victim].id())), "scans names the worker holding units: {text}");
+    let mut killed = workers.remove(victim);
+    killed.kill().unwrap(); // SIGKILL
+    killed.wait().unwrap();
+    for mut w in workers {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(s) = w.try_wait().unwrap() {
+                break s;
+            }
+            assert!(started.elapsed() < Duration::from_secs(120), "a worker never finished");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(w.stderr.as_mut().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(0), "{err}");
+    }
+    let scans = store.scans().unwrap();
+    assert_eq!(scans.len(), 1);
+    assert!(scans[0].finished_at.is_some(), "the last worker finished the scan");
+    let p = &store.progress().unwrap()[0];
+    assert_eq!((p.pending, p.failed, p.leased.len()), (0, 0, 0), "{p:?}");
+    assert!(p.done >= 5, "{p:?}");
+
+    let after = wellknown_in(dir.path(), &["scans", "--db", &url, "--format", "jsonl"]);
+    let line: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
+    assert_eq!(line["shared"]["pending"], 0, "{line}");
+    assert_eq!(line["shared"]["leased"], serde_json::json!([]), "{line}");
+    assert_eq!(line["shared"]["done"], p.done, "{line}");
+    assert_eq!(line["state"], "finished", "{line}");
+
+    let got = graph(dir.path(), Some(&url));
+    let missing: Vec<&String> = expected.difference(&got).collect();
+    let extra: Vec<&String> = got.difference(&expected).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nextra {extra:#?}");
+}

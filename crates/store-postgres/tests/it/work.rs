@@ -1,0 +1,134 @@
+//! Shared scans in the database: workers lease whole groups of units (by registrable domain), never
+//! the same group twice at once, take over expired leases, give up on a group after
+//! `MAX_ATTEMPTS`, and the scan finishes when nothing is left.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use wellknown_store::{Store, UnitRow, UnitState, Write};
+use wellknown_store_postgres::work::MAX_ATTEMPTS;
+
+use crate::pg;
+use crate::suite::{T1, seed, t};
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+fn values(units: &[UnitRow]) -> BTreeSet<String> {
+    units.iter().map(|u| u.value.clone()).collect()
+}
+
+#[test]
+fn workers_lease_whole_groups_once_and_the_scan_finishes_when_all_are_done() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let seeds = [
+        "https://a.example",
+        "https://www.a.example",
+        "http://a.example",
+        "https://b.example",
+        "https://127.0.0.1:8443",
+    ];
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &seeds.map(seed)).unwrap();
+
+    let first = s.lease_groups(scan, "w1", MINUTE, 1).unwrap();
+    assert_eq!(first.groups, ["a.example"]);
+    assert_eq!(
+        values(&first.units),
+        ["http://a.example", "https://a.example", "https://www.a.example"].map(String::from).into()
+    );
+    let mut other = db.worker_store();
+    let second = other.lease_groups(scan, "w2", MINUTE, 10).unwrap();
+    assert_eq!(
+        second.groups.iter().collect::<BTreeSet<_>>(),
+        ["127.0.0.1", "b.example"].iter().map(|g| g.to_string()).collect::<BTreeSet<_>>().iter().collect()
+    );
+    assert!(other.lease_groups(scan, "w3", MINUTE, 10).unwrap().groups.is_empty(), "everything is leased");
+
+    let p = &s.progress().unwrap()[0];
+    assert_eq!((p.pending, p.done, p.failed), (0, 0, 0));
+    assert_eq!(p.leased, [("w1".to_string(), 3), ("w2".to_string(), 2)]);
+    assert!(!s.finish_if_complete(scan).unwrap(), "units are leased");
+
+    // w1 runs its units, and one of them reveals a unit of b.example (leased by w2) and one of a
+    // new group: both wait, pending, for the next lease.
+    let mut done: Vec<Write> =
+        first.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    let revealed = |v: &str| UnitRow { depth: 1, revealed_by: Some("https://a.example".into()), ..seed(v) };
+    done.push(Write::Unit(revealed("https://api.b.example")));
+    done.push(Write::Unit(revealed("https://c.example")));
+    s.write(scan, &done).unwrap();
+    s.release_groups(scan, &first.groups, "w1").unwrap();
+    let next = s.lease_groups(scan, "w1", MINUTE, 10).unwrap();
+    assert_eq!(next.groups, ["c.example"], "b.example is still w2's");
+    other.release_groups(scan, &second.groups, "w2").unwrap();
+    let last = other.lease_groups(scan, "w2", MINUTE, 10).unwrap();
+    assert_eq!(
+        values(&last.units),
+        ["https://127.0.0.1:8443", "https://api.b.example", "https://b.example"].map(String::from).into()
+    );
+    for (store, leased, who) in [(&mut s, &next, "w1"), (&mut other, &last, "w2")] {
+        let writes: Vec<Write> =
+            leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+        store.write(scan, &writes).unwrap();
+        assert!(!store.finish_if_complete(scan).unwrap() || who == "w2");
+        store.release_groups(scan, &leased.groups, who).unwrap();
+    }
+    assert!(s.finish_if_complete(scan).unwrap());
+    let row = &s.scans().unwrap()[0];
+    assert!(row.finished_at.is_some());
+    assert_eq!((row.summary["shared"].as_bool(), row.summary["units_done"].as_i64()), (Some(true), Some(7)));
+    let p = &s.progress().unwrap()[0];
+    assert_eq!((p.pending, p.done, p.failed, p.done_last_minute), (0, 7, 0, 7));
+}
+
+#[test]
+fn concurrent_workers_never_get_the_same_group() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let seeds: Vec<UnitRow> = (0..40).map(|i| seed(&format!("https://h{i}.example{}.test", i % 20))).collect();
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &seeds).unwrap();
+    let db = std::sync::Arc::new(db);
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                let mut store = db.worker_store();
+                let mut got = Vec::new();
+                loop {
+                    let leased = store.lease_groups(scan, &format!("w{w}"), MINUTE, 2).unwrap();
+                    if leased.groups.is_empty() {
+                        return got;
+                    }
+                    got.extend(leased.units.into_iter().map(|u| u.value));
+                }
+            })
+        })
+        .collect();
+    let mut all: Vec<String> = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
+    all.sort();
+    let mut expected: Vec<String> = seeds.iter().map(|u| u.value.clone()).collect();
+    expected.sort();
+    assert_eq!(all, expected, "each unit leased exactly once");
+}
+
+#[test]
+fn an_expired_lease_is_taken_over_and_a_group_that_keeps_failing_is_given_up() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    // Each "worker" dies holding the lease: it expires at once (ttl 0) and the next one takes over.
+    for attempt in 1..=MAX_ATTEMPTS {
+        let leased = s.lease_groups(scan, &format!("dead{attempt}"), Duration::ZERO, 1).unwrap();
+        assert_eq!(leased.groups, ["a.example"], "attempt {attempt}");
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(s.renew_groups(&format!("dead{attempt}"), MINUTE).unwrap(), 0, "an expired lease is not renewed");
+    }
+    assert!(s.lease_groups(scan, "next", MINUTE, 1).unwrap().groups.is_empty(), "failed: not leased again");
+    let p = &s.progress().unwrap()[0];
+    assert_eq!((p.pending, p.failed), (0, 1));
+    assert!(s.finish_if_complete(scan).unwrap());
+    assert_eq!(s.scans().unwrap()[0].summary["units_failed"].as_i64(), Some(1));
+}
