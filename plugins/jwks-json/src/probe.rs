@@ -1,16 +1,17 @@
-//! The registered probe: where `/.well-known/jwks.json` lives and how it is fetched.
+//! The registered probe: `/.well-known/jwks.json` on every origin.
 
 use url::Url;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
-/// The `jwks.json` probe (suffix `jwks.json`).
+/// The `jwks.json` probe.
 ///
-/// * Origin targets: `<origin>/.well-known/jwks.json`.
+/// * Origin targets: `<origin>/.well-known/jwks.json` (one request per origin).
 /// * URL targets (follow-ups handed to this probe): the URL itself.
 ///
-/// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
+/// Redirects are followed (up to 5, every hop recorded); `Accept: application/jwk-set+json,
+/// application/json`; body cap [`MAX_BODY_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JwksJsonProbe;
 
@@ -24,15 +25,19 @@ impl WellKnownProbe for JwksJsonProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "JWK Set at /.well-known/jwks.json: public keys by RFC 7638 thumbprint, leaked private keys"
     }
 
     fn spec(&self) -> &'static str {
-        "TODO: the specification"
+        "RFC 7517"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/jwk-set+json, application/json".into()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
@@ -59,5 +64,6 @@ mod tests {
         assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/jwks.json").unwrap()]);
         let p = wellknown_core::probe_by_id(PROBE_ID).expect("registered with inventory");
         assert_eq!(p.suffix(), Some("jwks.json"));
+        assert!(p.runs_on_origin());
     }
 }

@@ -8,9 +8,20 @@ proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
         let url = Url::parse("https://www.example.com/.well-known/jwks.json").unwrap();
-        let mut meta = FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH);
+        let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
         meta.truncated = truncated;
         let r = wellknown_jwks_json::interpret(&body, &meta);
         prop_assert_eq!(r.probe.as_str(), wellknown_jwks_json::PROBE_ID);
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
+    }
+
+    #[test]
+    fn key_sets_never_panic(keys in proptest::collection::vec(proptest::collection::btree_map(
+        prop::sample::select(vec!["kty", "crv", "x", "y", "n", "e", "d", "k", "kid", "x5c"]),
+        prop_oneof![Just("EC".to_string()), Just("RSA".to_string()), Just("oct".to_string()), "[A-Za-z0-9_-]{0,12}"], 0..6), 0..4)) {
+        let body = serde_json::to_vec(&serde_json::json!({ "keys": keys })).unwrap();
+        let url = Url::parse("https://www.example.com/.well-known/jwks.json").unwrap();
+        let r = wellknown_jwks_json::interpret(&body, &FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH));
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }
