@@ -2,17 +2,33 @@
 
 use url::Url;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_oauth_authorization_server::location::issuer_of_target;
 
-use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
+use crate::{PROBE_ID, SUFFIX};
 
-/// The `uma2-configuration` probe (suffix `uma2-configuration`).
+/// The `uma2-configuration` probe (UMA 2.0 Grant section 2).
 ///
-/// * Origin targets: `<origin>/.well-known/uma2-configuration`.
-/// * URL targets (follow-ups handed to this probe): the URL itself.
+/// * Origin targets: `<origin>/.well-known/uma2-configuration` (issuer = the origin).
+/// * Issuer targets (`Target::Url` with role `issuer`, `takes_issuer`): the issuer with
+///   `/.well-known/uma2-configuration` appended (a trailing `/` of the issuer removed first):
+///   Keycloak realm `https://kc.example/realms/r1` → `https://kc.example/realms/r1/.well-known/uma2-configuration`.
+/// * Other URL targets: the URL itself.
 ///
-/// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
+/// Redirects followed (up to 5, every hop recorded); `Accept: application/json`; the default 1 MiB cap.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Uma2ConfigurationProbe;
+
+/// The appended construction for `suffix`: `issuer` (trailing `/` removed) + `/.well-known/<suffix>`;
+/// query, fragment and userinfo dropped.
+pub fn appended_url(issuer: &Url, suffix: &str) -> Url {
+    let mut u = issuer.clone();
+    u.set_path(&format!("{}/.well-known/{suffix}", issuer.path().trim_end_matches('/')));
+    u.set_query(None);
+    u.set_fragment(None);
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    u
+}
 
 impl WellKnownProbe for Uma2ConfigurationProbe {
     fn id(&self) -> &'static str {
@@ -24,21 +40,27 @@ impl WellKnownProbe for Uma2ConfigurationProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "UMA 2.0 authorization server metadata: RFC 8414 members plus permission, resource registration and claims endpoints"
     }
 
     fn spec(&self) -> &'static str {
-        "https://docs.kantarainitiative.org/uma/wg/rec-oauth-uma-grant-2.0.html#as-config"
+        "UMA 2.0 Grant for OAuth 2.0 Authorization"
+    }
+
+    /// An issuer's UMA metadata: also runs on issuer units (Keycloak realms are path issuers).
+    fn takes_issuer(&self) -> bool {
+        true
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy { accept: Some("application/json".into()), ..FetchPolicy::default() }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
+        match (issuer_of_target(target), target) {
+            (Some(issuer), _) => vec![appended_url(&issuer, SUFFIX)],
+            (None, Target::Url { url, .. }) => vec![url.clone()],
+            (None, Target::Origin { .. }) => Vec::new(),
         }
     }
 
@@ -57,7 +79,16 @@ mod tests {
         let origin = Origin::parse_target("https://a.example:8443").unwrap();
         let urls = Uma2ConfigurationProbe.locations(&Target::origin(origin));
         assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/uma2-configuration").unwrap()]);
+        let issuer = Target::Url {
+            url: Url::parse("https://kc.example/realms/r1/").unwrap(),
+            role: "issuer".into(),
+            declared_by: vec![],
+        };
+        assert_eq!(
+            Uma2ConfigurationProbe.locations(&issuer)[0].as_str(),
+            "https://kc.example/realms/r1/.well-known/uma2-configuration"
+        );
         let p = wellknown_core::probe_by_id(PROBE_ID).expect("registered with inventory");
-        assert_eq!(p.suffix(), Some("uma2-configuration"));
+        assert!(p.takes_issuer());
     }
 }
