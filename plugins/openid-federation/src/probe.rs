@@ -10,7 +10,8 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 /// * Origin targets: `<origin>/.well-known/openid-federation`.
 /// * URL targets (follow-ups handed to this probe): the URL itself.
 ///
-/// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
+/// Redirects are followed (up to 5, every hop recorded); `Accept: application/entity-statement+jwt`;
+/// body cap [`MAX_BODY_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenidFederationProbe;
 
@@ -24,15 +25,15 @@ impl WellKnownProbe for OpenidFederationProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "OpenID Federation entity configuration: signed JWT with keys, superiors (authority_hints) and metadata"
     }
 
     fn spec(&self) -> &'static str {
-        "https://openid.net/specs/openid-federation-1_0.html#name-well-known-uri-registry"
+        "OpenID Federation 1.0"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, accept: Some(crate::MEDIA_TYPE.into()), ..FetchPolicy::default() }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
