@@ -10,7 +10,8 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 /// * Origin targets: `<origin>/.well-known/agent-card.json`.
 /// * URL targets (follow-ups handed to this probe): the URL itself.
 ///
-/// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
+/// Redirects are followed (up to 5, every hop recorded); `Accept: application/json`; body cap
+/// [`MAX_BODY_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AgentCardJsonProbe;
 
@@ -24,15 +25,19 @@ impl WellKnownProbe for AgentCardJsonProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "A2A Agent Card: an AI agent's interfaces, skills and security schemes (OAuth/OpenID issuers)"
     }
 
     fn spec(&self) -> &'static str {
-        "https://a2a-protocol.org/latest/specification/"
+        "A2A protocol specification (AgentCard)"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/json".into()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
