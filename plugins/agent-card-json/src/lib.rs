@@ -17,7 +17,7 @@ pub mod codes;
 mod parse;
 mod probe;
 
-pub use parse::{KIND, KNOWN, MAX_BODY_BYTES, MAX_HARVEST_DEPTH, interpret};
+pub use parse::{AGENT_CARD_JSON, KIND, KNOWN, MAX_BODY_BYTES, MAX_HARVEST_DEPTH, interpret};
 pub use probe::AgentCardJsonProbe;
 
 /// The probe id.

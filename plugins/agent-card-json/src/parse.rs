@@ -10,16 +10,28 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
-use wellknown_oauth_authorization_server::location::{Construction, expected_issuer_from};
-use wellknown_oauth_authorization_server::metadata::host_name;
+use wellknown_oauth_metadata::location::{Construction, expected_issuer_from};
+use wellknown_oauth_metadata::metadata::host_name;
 
 use crate::codes as c;
 
 /// Fetch cap: 1 MiB (cards with many skills are tens of KiB); larger bodies are `too_large`.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
+
+/// How an Agent Card is read as JSON: any JSON media type, a JSON object; repeated member names are
+/// warnings (RFC 8259 section 4).
+pub const AGENT_CARD_JSON: JsonRules = JsonRules {
+    accepts: |m| m.is_json(),
+    wrong_media_type: |raw, parsed| match parsed {
+        Some(m) => format!("an Agent Card is JSON (application/json), not {}", m.essence),
+        None => format!("an Agent Card is JSON (application/json), not {:?}", raw.unwrap_or("nothing")),
+    },
+    wrong_top_level: |found| format!("an Agent Card is a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// The report kind of an Agent Card.
 pub const KIND: &str = "agent_card";
@@ -68,47 +80,23 @@ pub const MAX_HARVEST_DEPTH: usize = 4;
 /// extension members' URLs; `host` `endpoint_host` for other hosts.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, KIND);
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.is_json() => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.error(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        other => report.error(
-            shared::INVALID_CONTENT_TYPE,
-            format!(
-                "an Agent Card is JSON (application/json), not {}",
-                other.map_or("nothing usable".into(), |m| m.essence)
-            ),
-            None,
-        ),
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), &AGENT_CARD_JSON) {
+        report.push(d);
     }
     if meta.truncated || body.len() as u64 > MAX_BODY_BYTES {
         report.error(shared::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    let doc = read_document(body, &AGENT_CARD_JSON);
+    for d in doc.diagnostics {
         report.push(d);
     }
-    let object = match parsed.value {
-        Some(Value::Object(o)) => o,
-        Some(other) => {
-            report.error(
-                shared::NOT_JSON_OBJECT,
-                format!("an Agent Card is a JSON object, found {}", type_name(&other)),
-                at(""),
-            );
-            report.kind = "invalid".into();
-            return report;
-        }
-        None => {
-            report.kind = "invalid".into();
-            return report;
-        }
+    let Some(Value::Object(object)) = doc.value else {
+        report.kind = "invalid".into();
+        return report;
     };
     read_card(&mut report, &object, &meta.url);
     record_facts(&mut report, &object);
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
         if let Value::Object(alt) = alternate {
             let mut seen = Report::new(crate::PROBE_ID, &meta.url, KIND);
             read_card(&mut seen, &alt, &meta.url);
@@ -139,9 +127,9 @@ fn record_facts(report: &mut Report, card: &Map<String, Value>) {
 fn read_card(report: &mut Report, card: &Map<String, Value>, base: &Url) {
     for member in ["name", "description", "version"] {
         match card.get(member) {
-            None => report.error(&format!("missing_{member}"), format!("{member} is REQUIRED in an AgentCard"), at("")),
+            None => report.error(&code("missing", member), format!("{member} is REQUIRED in an AgentCard"), at("")),
             Some(v) if !v.is_string() => report.error(
-                &format!("invalid_{member}"),
+                &code("invalid", member),
                 format!("{member} must be a string, found {}", type_name(v)),
                 at(pointer("", member)),
             ),
@@ -150,7 +138,7 @@ fn read_card(report: &mut Report, card: &Map<String, Value>, base: &Url) {
     }
     for member in ["capabilities", "defaultInputModes", "defaultOutputModes", "skills"] {
         if !card.contains_key(member) {
-            report.error(&format!("missing_{member}"), format!("{member} is REQUIRED in an AgentCard"), at(""));
+            report.error(&code("missing", member), format!("{member} is REQUIRED in an AgentCard"), at(""));
         }
     }
     read_interfaces(report, card, base);
@@ -169,7 +157,7 @@ fn read_card(report: &mut Report, card: &Map<String, Value>, base: &Url) {
                 }
             }
             None => report.error(
-                "invalid_securitySchemes",
+                "invalid_security_schemes",
                 format!("securitySchemes must be an object of named schemes, found {}", type_name(v)),
                 at("/securitySchemes"),
             ),
@@ -196,7 +184,7 @@ fn read_interfaces(report: &mut Report, card: &Map<String, Value>, base: &Url) {
         let lp = pointer("", list);
         let Some(items) = v.as_array() else {
             report.error(
-                &format!("invalid_{list}"),
+                &code("invalid", list),
                 format!("{list} must be an array of AgentInterface, found {}", type_name(v)),
                 at(lp),
             );
@@ -206,7 +194,7 @@ fn read_interfaces(report: &mut Report, card: &Map<String, Value>, base: &Url) {
             let ip = pointer(&lp, &i.to_string());
             let Some(obj) = item.as_object() else {
                 report.error(
-                    &format!("invalid_{list}"),
+                    &code("invalid", list),
                     format!("{list} item {i} is {}, not an object", type_name(item)),
                     at(ip),
                 );
@@ -218,7 +206,7 @@ fn read_interfaces(report: &mut Report, card: &Map<String, Value>, base: &Url) {
                     any |= list == "supportedInterfaces";
                     interface(report, u, transport, &pointer(&ip, "url"), base);
                 }
-                None => report.error(&format!("invalid_{list}"), format!("{list} item {i} has no url"), at(ip)),
+                None => report.error(&code("invalid", list), format!("{list} item {i} has no url"), at(ip)),
             }
         }
     }
@@ -329,9 +317,28 @@ fn page(report: &mut Report, value: &Value, relation: &str, ptr: &str) {
         Some(u) => report.candidate(Candidate::new(CandidateKind::Url, relation, u.as_str(), at(ptr))),
         None => {
             let member = relation.rsplit('.').next().unwrap_or(relation);
-            report.error(&format!("invalid_{member}"), format!("{relation} is not an absolute http(s) URL"), at(ptr));
+            report.error(&code("invalid", member), format!("{relation} is not an absolute http(s) URL"), at(ptr));
         }
     }
+}
+
+/// A diagnostic code for a member: `prefix` + `_` + the member name in snake case
+/// (`defaultInputModes` gives `missing_default_input_modes`): codes are `snake_case` (contract 7.1).
+pub fn code(prefix: &str, member: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + member.len() + 4);
+    out.push_str(prefix);
+    out.push('_');
+    for ch in member.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else if ch.is_ascii_alphanumeric() || ch == '_' {
+            out.push(ch);
+        } else {
+            out.push('_');
+        }
+    }
+    out
 }
 
 fn http_url(s: &str) -> Option<Url> {
@@ -341,7 +348,7 @@ fn http_url(s: &str) -> Option<Url> {
 /// One security scheme, in the 0.3 shape (`type`) or the 1.0 shape (one wrapper member).
 fn read_scheme(report: &mut Report, name: &str, scheme: &Value, ptr: &str) {
     let Some(obj) = scheme.as_object() else {
-        report.error("invalid_securitySchemes", format!("security scheme {name:?} is not an object"), at(ptr));
+        report.error("invalid_security_schemes", format!("security scheme {name:?} is not an object"), at(ptr));
         return;
     };
     let (kind, body, bp) = match obj.get("type").and_then(Value::as_str) {
@@ -401,7 +408,7 @@ fn read_scheme(report: &mut Report, name: &str, scheme: &Value, ptr: &str) {
                             ));
                         }
                         None => report.error(
-                            &format!("invalid_{member}"),
+                            &code("invalid", member),
                             format!("{flow}.{member} is not an absolute http(s) URL"),
                             at(mp),
                         ),
@@ -419,7 +426,7 @@ fn read_scheme(report: &mut Report, name: &str, scheme: &Value, ptr: &str) {
                 "openid-configuration",
             ),
             None => report.error(
-                "missing_openIdConnectUrl",
+                "missing_open_id_connect_url",
                 format!("OpenID Connect scheme {name:?} has no openIdConnectUrl"),
                 at(bp),
             ),
@@ -438,7 +445,7 @@ fn read_scheme(report: &mut Report, name: &str, scheme: &Value, ptr: &str) {
 fn metadata_url(report: &mut Report, value: &Value, ptr: &str, relation: &str, issuer_relation: &str, suffix: &str) {
     let Some(url) = value.as_str().and_then(http_url) else {
         let member = ptr.rsplit('/').next().unwrap_or(relation);
-        report.error(&format!("invalid_{member}"), format!("{relation} is not an absolute http(s) URL"), at(ptr));
+        report.error(&code("invalid", member), format!("{relation} is not an absolute http(s) URL"), at(ptr));
         return;
     };
     if url.scheme() != "https" {
@@ -565,8 +572,8 @@ mod tests {
                 "missing_description",
                 "missing_version",
                 "missing_capabilities",
-                "missing_defaultInputModes",
-                "missing_defaultOutputModes",
+                "missing_default_input_modes",
+                "missing_default_output_modes",
                 "missing_skills",
                 "missing_interface"
             ]

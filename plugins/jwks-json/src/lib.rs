@@ -2,7 +2,7 @@
 //! well-known path nobody registered (Auth0 tenants, SMART Health Cards issuers, OWASP, CDS Hooks).
 //!
 //! It runs on every origin and reads the document with the same JWK Set reader as the `jwks`
-//! follow-up probe (`wellknown_oauth_authorization_server::jwks::interpret`): each key becomes a `key`
+//! follow-up probe (`wellknown_oauth_metadata::jwks::interpret`): each key becomes a `key`
 //! candidate named by its RFC 7638 thumbprint, and a key that carries private members is
 //! `private_key_material`, a real finding.
 //!
@@ -34,7 +34,7 @@ pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
 /// (RFC 9278), hints `kty`, `kid`, `use`, `alg`, `x5c_sha256`, `x5c_subject`, flag
 /// `private_key_material`; locator `/keys/<i>`. Fact `key_count`.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
-    let mut report = wellknown_oauth_authorization_server::jwks::interpret(body, meta);
+    let mut report = wellknown_oauth_metadata::jwks::interpret(body, meta);
     report.probe = PROBE_ID.to_string();
     report
 }

@@ -1,7 +1,7 @@
 //! The registered probe: `/.well-known/jwks.json` on every origin.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -15,21 +15,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JwksJsonProbe;
 
+impl JwksJsonProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "JWK Set at /.well-known/jwks.json: public keys by RFC 7638 thumbprint, leaked private keys",
+        spec: "RFC 7517",
+        page: "jwks-json",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for JwksJsonProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "JWK Set at /.well-known/jwks.json: public keys by RFC 7638 thumbprint, leaked private keys"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 7517"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -37,13 +37,6 @@ impl WellKnownProbe for JwksJsonProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/jwk-set+json, application/json".into()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -55,7 +48,8 @@ impl WellKnownProbe for JwksJsonProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wellknown_core::Origin;
+    use url::Url;
+    use wellknown_core::{Origin, Target};
 
     #[test]
     fn locations_and_registration() {

@@ -4,7 +4,7 @@
 //! `invalid_utf8`, `html_document`, `duplicate_member`, `not_json_object`, `too_large`) come from
 //! [`wellknown_core::diag::codes`]; `issuer_not_https`, `issuer_has_query_or_fragment`,
 //! `insecure_endpoint`, `none_alg_not_allowed` and `wrong_well_known_location` are the issuer-metadata
-//! codes of `wellknown-oauth-authorization-server`, with the same meaning here.
+//! codes of `wellknown-oauth-metadata`, with the same meaning here.
 
 /// `resource` differs from the resource identifier the metadata URL was built from (error; RFC 9728
 /// section 3.3: "MUST be identical", the metadata "MUST NOT be used").

@@ -17,7 +17,7 @@ pub mod codes;
 mod parse;
 mod probe;
 
-pub use parse::{KIND, MAX_BODY_BYTES, MEMBERS, Member, expected_resource, interpret};
+pub use parse::{KIND, MAX_BODY_BYTES, MEMBERS, Member, PROTECTED_RESOURCE_JSON, expected_resource, interpret};
 pub use probe::OauthProtectedResourceProbe;
 
 /// The probe id.

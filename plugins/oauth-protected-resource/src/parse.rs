@@ -10,11 +10,11 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
-use wellknown_oauth_authorization_server::location::{Construction, expected_issuer_from};
-use wellknown_oauth_authorization_server::metadata::host_name;
+use wellknown_oauth_metadata::location::{Construction, expected_issuer_from};
+use wellknown_oauth_metadata::metadata::host_name;
 
 use crate::codes;
 
@@ -24,6 +24,24 @@ pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
 
 /// The report kind of a document read as protected resource metadata.
 pub const KIND: &str = "oauth_protected_resource";
+
+/// How the document is read as JSON (RFC 9728 section 3.2): `application/json`, a JSON object;
+/// repeated member names are warnings (RFC 8259 section 4).
+pub const PROTECTED_RESOURCE_JSON: JsonRules = JsonRules {
+    wrong_media_type: |raw, parsed| match parsed {
+        Some(m) => format!(
+            "protected resource metadata is served as application/json (RFC 9728 section 3.2), not {}",
+            m.essence
+        ),
+        None => {
+            format!("protected resource metadata is served as application/json, not {:?}", raw.unwrap_or("nothing"))
+        }
+    },
+    wrong_top_level: |found| {
+        format!("protected resource metadata is a JSON object (RFC 9728 section 3.2), found {found}")
+    },
+    ..JsonRules::JSON
+};
 
 /// The JSON type of a protected resource metadata member (RFC 9728 section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,34 +109,21 @@ fn member(name: &str) -> Option<Member> {
 /// `resource_mismatch` (clients MUST NOT use the document, section 3.3).
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, KIND);
-    check_content_type(&mut report, meta);
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), &PROTECTED_RESOURCE_JSON) {
+        report.push(d);
+    }
     if meta.truncated || body.len() as u64 > MAX_BODY_BYTES {
         report.error(shared::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
     let expected = expected_resource(meta);
     record_location(&mut report, meta, expected.as_ref());
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    let doc = read_document(body, &PROTECTED_RESOURCE_JSON);
+    for d in doc.diagnostics {
         report.push(d);
     }
-    let object = match parsed.value {
-        Some(Value::Object(o)) => o,
-        Some(other) => {
-            report.error(
-                shared::NOT_JSON_OBJECT,
-                format!(
-                    "protected resource metadata is a JSON object (RFC 9728 section 3.2), found {}",
-                    type_name(&other)
-                ),
-                at(""),
-            );
-            report.kind = "invalid".into();
-            return report;
-        }
-        None => {
-            report.kind = "invalid".into();
-            return report;
-        }
+    let Some(Value::Object(object)) = doc.value else {
+        report.kind = "invalid".into();
+        return report;
     };
     let own_host = meta.url.host().map(|h| wellknown_core::Host::from(h).name());
     read_object(&mut report, &object, expected.as_ref().map(|(e, _)| e.as_str()), own_host.as_deref());
@@ -127,7 +132,7 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     report.fact("authorization_server_count", count);
     // A repeated member name: every occurrence is read, so a `resource` or `authorization_servers`
     // a first-wins client would use is checked and revealed too.
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
         if let Value::Object(alt) = alternate {
             let mut seen = Report::new(crate::PROBE_ID, &meta.url, KIND);
             read_object(&mut seen, &alt, expected.as_ref().map(|(e, _)| e.as_str()), own_host.as_deref());
@@ -140,27 +145,6 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
 /// The resource identifier the URL first requested was built from, and the construction.
 pub fn expected_resource(meta: &FetchMeta) -> Option<(String, Construction)> {
     expected_issuer_from(&meta.requested_url, crate::SUFFIX).or_else(|| expected_issuer_from(&meta.url, crate::SUFFIX))
-}
-
-/// `invalid_content_type` unless `application/json` (RFC 9728 section 3.2); `invalid_charset` for a
-/// charset other than utf-8 (RFC 8259 section 8.1).
-fn check_content_type(report: &mut Report, meta: &FetchMeta) {
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.essence == "application/json" => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.error(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        Some(m) => report.error(
-            shared::INVALID_CONTENT_TYPE,
-            format!(
-                "protected resource metadata is served as application/json (RFC 9728 section 3.2), not {}",
-                m.essence
-            ),
-            None,
-        ),
-        None => report.error(shared::INVALID_CONTENT_TYPE, "metadata served without a usable Content-Type", None),
-    }
 }
 
 fn record_location(report: &mut Report, meta: &FetchMeta, expected: Option<&(String, Construction)>) {
@@ -183,7 +167,7 @@ fn record_location(report: &mut Report, meta: &FetchMeta, expected: Option<&(Str
                         "found at {resource}/.well-known/{}: RFC 9728 section 3.1 inserts the suffix between the \
                          host and the path ({})",
                         crate::SUFFIX,
-                        wellknown_oauth_authorization_server::rfc8414_metadata_url(
+                        wellknown_oauth_metadata::rfc8414_metadata_url(
                             &Url::parse(resource).unwrap_or_else(|_| meta.url.clone()),
                             crate::SUFFIX
                         )
@@ -281,7 +265,9 @@ fn same_resource(declared: &str, expected: &str) -> bool {
 /// Type-checks one member and adds its candidates.
 fn check_member(report: &mut Report, name: &str, value: &Value) {
     let ptr = pointer("", name);
-    let invalid = |report: &mut Report, why: String| report.error(&format!("invalid_{name}"), why, at(ptr.clone()));
+    // `resource_name#fr` is diagnosed as `invalid_resource_name` (codes are snake_case names).
+    let base = name.split('#').next().unwrap_or(name);
+    let invalid = |report: &mut Report, why: String| report.error(&format!("invalid_{base}"), why, at(ptr.clone()));
     let Some(kind) = member(name) else {
         if let Some(url) = value.as_str().and_then(http_url) {
             report.candidate(Candidate::new(CandidateKind::Url, name, url.as_str(), at(ptr)));
@@ -334,7 +320,7 @@ fn check_member(report: &mut Report, name: &str, value: &Value) {
                 let p = pointer(&ptr, &i.to_string());
                 let Some(s) = item.as_str() else {
                     report.error(
-                        &format!("invalid_{name}"),
+                        &format!("invalid_{base}"),
                         format!("{name} must hold strings, item {i} is {}", type_name(item)),
                         at(p),
                     );

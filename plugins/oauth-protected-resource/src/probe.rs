@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/oauth-protected-resource` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -16,21 +16,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OauthProtectedResourceProbe;
 
+impl OauthProtectedResourceProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "OAuth 2.0 protected resource metadata: resource identifier, authorization servers, JWK Set, scopes",
+        spec: "RFC 9728",
+        page: "oauth-protected-resource",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for OauthProtectedResourceProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "OAuth 2.0 protected resource metadata: resource identifier, authorization servers, JWK Set, scopes"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 9728"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -38,13 +38,6 @@ impl WellKnownProbe for OauthProtectedResourceProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/json".into()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -56,7 +49,8 @@ impl WellKnownProbe for OauthProtectedResourceProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wellknown_core::Origin;
+    use url::Url;
+    use wellknown_core::{Origin, Target};
 
     #[test]
     fn locations_and_registration() {

@@ -13,9 +13,9 @@ use wellknown_core::diag::codes as shared;
 use wellknown_core::json::{at, pointer, type_name};
 use wellknown_core::media::MediaType;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
-use wellknown_oauth_authorization_server::jwks::{PRIVATE_PARAMS, THUMBPRINT_URN_PREFIX, jwk_thumbprint};
-use wellknown_oauth_authorization_server::location::{Construction, expected_issuer_from};
-use wellknown_oauth_authorization_server::metadata::host_name;
+use wellknown_oauth_metadata::jwks::{PRIVATE_PARAMS, THUMBPRINT_URN_PREFIX, jwk_thumbprint};
+use wellknown_oauth_metadata::location::{Construction, expected_issuer_from};
+use wellknown_oauth_metadata::metadata::host_name;
 
 use crate::codes as c;
 use crate::jws::{self, Check};

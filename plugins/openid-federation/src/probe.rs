@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/openid-federation` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -15,32 +15,25 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenidFederationProbe;
 
+impl OpenidFederationProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "OpenID Federation entity configuration: signed JWT with keys, superiors (authority_hints) and metadata",
+        spec: "OpenID Federation 1.0",
+        page: "openid-federation",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for OpenidFederationProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "OpenID Federation entity configuration: signed JWT with keys, superiors (authority_hints) and metadata"
-    }
-
-    fn spec(&self) -> &'static str {
-        "OpenID Federation 1.0"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
         FetchPolicy { max_body_bytes: MAX_BODY_BYTES, accept: Some(crate::MEDIA_TYPE.into()), ..FetchPolicy::default() }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
-        }
     }
 
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
@@ -51,7 +44,8 @@ impl WellKnownProbe for OpenidFederationProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wellknown_core::Origin;
+    use url::Url;
+    use wellknown_core::{Origin, Target};
 
     #[test]
     fn locations_and_registration() {

@@ -5,7 +5,7 @@
 //! adding the UMA endpoints (permission, resource registration, claims interaction) and
 //! `uma_profiles_supported` (UMA 2.0 Grant section 2; Federated Authorization for UMA 2.0 section 2).
 //! Resource servers and clients read it to find those endpoints. The document is read by the shared
-//! RFC 8414 reader of `wellknown-oauth-authorization-server`, so the issuer, endpoints, hosts and the
+//! RFC 8414 reader of `wellknown-oauth-metadata`, so the issuer, endpoints, hosts and the
 //! `jwks_uri` follow-up are treated exactly as for `oauth-authorization-server`.
 //!
 //! * [`interpret`] is the pure parser: `(body, &FetchMeta) -> Report`.

@@ -7,11 +7,11 @@
 
 use serde_json::{Map, Value};
 use url::Url;
-use wellknown_core::json::{at, pointer, type_name};
+use wellknown_core::json::{at, pointer};
 use wellknown_core::{FetchMeta, Report};
-use wellknown_oauth_authorization_server::location::Construction;
-use wellknown_oauth_authorization_server::metadata::{MetadataProfile, read_metadata, require, string_array};
-use wellknown_oauth_authorization_server::rfc8414::grant_types;
+use wellknown_oauth_metadata::location::Construction;
+use wellknown_oauth_metadata::members::MemberType;
+use wellknown_oauth_metadata::metadata::{MetadataProfile, read_metadata, require, string_array};
 
 /// How UMA metadata is read by the shared reader: appended construction, this probe's id and suffix.
 pub const PROFILE: MetadataProfile = MetadataProfile {
@@ -19,7 +19,22 @@ pub const PROFILE: MetadataProfile = MetadataProfile {
     suffix: crate::SUFFIX,
     native: Construction::Appended,
     spec: "UMA 2.0 Grant section 2",
+    extra_members: &[
+        ("claims_interaction_endpoint", MemberType::Endpoint),
+        ("permission_endpoint", MemberType::Endpoint),
+        ("resource_registration_endpoint", MemberType::Endpoint),
+        ("uma_profiles_supported", MemberType::StringArray),
+    ],
 };
+
+/// The grant types a server supports: the declared list, or RFC 8414 section 2's default
+/// (`authorization_code`, `implicit`).
+pub fn grant_types(object: &Map<String, Value>) -> Vec<&str> {
+    match object.get("grant_types_supported") {
+        None => vec!["authorization_code", "implicit"],
+        Some(_) => string_array(object, "grant_types_supported").unwrap_or_default(),
+    }
+}
 
 /// The UMA grant type (UMA 2.0 Grant section 3.3.1).
 pub const UMA_TICKET_GRANT: &str = "urn:ietf:params:oauth:grant-type:uma-ticket";
@@ -69,61 +84,20 @@ fn check_rfc8414_required(report: &mut Report, object: &Map<String, Value>) {
     }
 }
 
-/// The UMA members: endpoints must be https URLs (the shared reader already made each valid URL an
-/// `endpoint` candidate named by its member), `uma_profiles_supported` an array of URI strings.
+/// `uma_profiles_supported` holds profile URIs (UMA 2.0 Grant section 2): a string item that is not
+/// an absolute URI is `invalid_uma_profiles_supported`. (Its type, the UMA endpoints' types and their
+/// https scheme are checked by the shared reader, from [`PROFILE`]'s `extra_members`.)
 fn check_uma(report: &mut Report, object: &Map<String, Value>) {
-    for name in UMA_ENDPOINTS {
-        let Some(value) = object.get(*name) else { continue };
-        let ptr = pointer("", name);
-        let Some(s) = value.as_str() else {
+    let Some(items) = object.get("uma_profiles_supported").and_then(Value::as_array) else { return };
+    for (i, item) in items.iter().enumerate() {
+        if let Some(s) = item.as_str()
+            && Url::parse(s).is_err()
+        {
             report.error(
-                &format!("invalid_{name}"),
-                format!("{name} must be a string URL, found {}", type_name(value)),
-                at(ptr),
+                "invalid_uma_profiles_supported",
+                format!("uma_profiles_supported holds profile URIs, item {i} {s:?} is not one"),
+                at(pointer("/uma_profiles_supported", &i.to_string())),
             );
-            continue;
-        };
-        match Url::parse(s) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.has_host() => {
-                if u.scheme() != "https" {
-                    report.error(
-                        "insecure_endpoint",
-                        format!("{name} {s:?} must use https (RFC 8414 section 2)"),
-                        at(ptr),
-                    );
-                }
-            }
-            _ => report.error(
-                &format!("invalid_{name}"),
-                format!("{name} {s:?} is not an absolute http(s) URL"),
-                at(ptr),
-            ),
-        }
-    }
-    if let Some(value) = object.get("uma_profiles_supported") {
-        let ptr = "/uma_profiles_supported";
-        match value.as_array() {
-            Some(items) if items.is_empty() => report.error(
-                "invalid_uma_profiles_supported",
-                "uma_profiles_supported is an empty array; members with zero elements MUST be omitted (RFC 8414 section 3.2)",
-                at(ptr),
-            ),
-            Some(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if item.as_str().is_none_or(|s| Url::parse(s).is_err()) {
-                        report.error(
-                            "invalid_uma_profiles_supported",
-                            format!("uma_profiles_supported holds profile URIs, item {i} is not one"),
-                            at(pointer(ptr, &i.to_string())),
-                        );
-                    }
-                }
-            }
-            None => report.error(
-                "invalid_uma_profiles_supported",
-                format!("uma_profiles_supported must be an array of URIs, found {}", type_name(value)),
-                at(ptr),
-            ),
         }
     }
 }

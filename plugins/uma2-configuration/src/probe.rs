@@ -1,8 +1,9 @@
 //! The registered probe: where `/.well-known/uma2-configuration` lives and how it is fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
-use wellknown_oauth_authorization_server::location::issuer_of_target;
+use wellknown_oauth_metadata::location::issuer_of_target;
 
 use crate::{PROBE_ID, SUFFIX};
 
@@ -30,21 +31,21 @@ pub fn appended_url(issuer: &Url, suffix: &str) -> Url {
     u
 }
 
+impl Uma2ConfigurationProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "UMA 2.0 authorization server metadata: RFC 8414 members plus permission, resource registration and claims endpoints",
+        spec: "UMA 2.0 Grant for OAuth 2.0 Authorization",
+        page: "uma2-configuration",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for Uma2ConfigurationProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "UMA 2.0 authorization server metadata: RFC 8414 members plus permission, resource registration and claims endpoints"
-    }
-
-    fn spec(&self) -> &'static str {
-        "UMA 2.0 Grant for OAuth 2.0 Authorization"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     /// An issuer's UMA metadata: also runs on issuer units (Keycloak realms are path issuers).

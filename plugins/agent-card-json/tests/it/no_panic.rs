@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const MEMBERS: &[&str] = &[
@@ -55,14 +56,14 @@ fn meta(truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_agent_card_json::interpret(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_agent_card_json::AgentCardJsonProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_agent_card_json::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn structured_cards_never_panic(v in value()) {
-        let r = wellknown_agent_card_json::interpret(&serde_json::to_vec(&v).unwrap(), &meta(false));
+        let r = check_interpret(&wellknown_agent_card_json::AgentCardJsonProbe, &serde_json::to_vec(&v).unwrap(), &meta(false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 proptest! {
@@ -10,7 +11,7 @@ proptest! {
         let url = Url::parse("https://www.example.com/.well-known/jwks.json").unwrap();
         let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
         meta.truncated = truncated;
-        let r = wellknown_jwks_json::interpret(&body, &meta);
+        let r = check_interpret(&wellknown_jwks_json::JwksJsonProbe, &body, &meta).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_jwks_json::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -21,7 +22,7 @@ proptest! {
         prop_oneof![Just("EC".to_string()), Just("RSA".to_string()), Just("oct".to_string()), "[A-Za-z0-9_-]{0,12}"], 0..6), 0..4)) {
         let body = serde_json::to_vec(&serde_json::json!({ "keys": keys })).unwrap();
         let url = Url::parse("https://www.example.com/.well-known/jwks.json").unwrap();
-        let r = wellknown_jwks_json::interpret(&body, &FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH));
+        let r = check_interpret(&wellknown_jwks_json::JwksJsonProbe, &body, &FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

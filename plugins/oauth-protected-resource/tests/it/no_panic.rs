@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const MEMBERS: &[&str] = &[
@@ -51,7 +52,7 @@ fn meta(path: &str, truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_oauth_protected_resource::interpret(&body, &meta("/.well-known/oauth-protected-resource", truncated));
+        let r = check_interpret(&wellknown_oauth_protected_resource::OauthProtectedResourceProbe, &body, &meta("/.well-known/oauth-protected-resource", truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_oauth_protected_resource::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -60,7 +61,7 @@ proptest! {
     fn structured_documents_never_panic(v in value(), path in prop::sample::select(vec![
         "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/api", "/api/.well-known/oauth-protected-resource", "/x"])) {
         let body = serde_json::to_vec(&v).unwrap();
-        let r = wellknown_oauth_protected_resource::interpret(&body, &meta(path, false));
+        let r = check_interpret(&wellknown_oauth_protected_resource::OauthProtectedResourceProbe, &body, &meta(path, false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

@@ -4,6 +4,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const CLAIMS: &[&str] = &[
@@ -54,7 +55,7 @@ proptest! {
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
         let mut m = meta();
         m.truncated = truncated;
-        let r = wellknown_openid_federation::interpret(&body, &m);
+        let r = check_interpret(&wellknown_openid_federation::OpenidFederationProbe, &body, &m).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_openid_federation::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -68,7 +69,7 @@ proptest! {
         let header = serde_json::json!({"typ": "entity-statement+jwt", "alg": alg, "kid": "k"});
         let b64 = |v: &serde_json::Value| URL_SAFE_NO_PAD.encode(serde_json::to_vec(v).unwrap());
         let body = format!("{}.{}.{}", b64(&header), b64(&claims), URL_SAFE_NO_PAD.encode(&sig));
-        let r = wellknown_openid_federation::interpret(body.as_bytes(), &meta());
+        let r = check_interpret(&wellknown_openid_federation::OpenidFederationProbe, body.as_bytes(), &meta()).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

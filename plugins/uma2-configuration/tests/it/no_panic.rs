@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const MEMBERS: &[&str] = &[
@@ -43,7 +44,7 @@ proptest! {
         let url = Url::parse("https://a.example/r1/.well-known/uma2-configuration").unwrap();
         let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
         meta.truncated = truncated;
-        let r = wellknown_uma2_configuration::interpret(&body, &meta);
+        let r = check_interpret(&wellknown_uma2_configuration::Uma2ConfigurationProbe, &body, &meta).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_uma2_configuration::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -52,7 +53,7 @@ proptest! {
     fn structured_documents_never_panic(v in value()) {
         let url = Url::parse("https://a.example/.well-known/uma2-configuration").unwrap();
         let meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
-        let r = wellknown_uma2_configuration::interpret(&serde_json::to_vec(&v).unwrap(), &meta);
+        let r = check_interpret(&wellknown_uma2_configuration::Uma2ConfigurationProbe, &serde_json::to_vec(&v).unwrap(), &meta).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }
