@@ -9,8 +9,14 @@ use crate::common;
 use common::{document, of_type, requests_to, scan_in};
 use serde_json::Value;
 
-const PROBES: [&str; 6] =
-    ["oauth-protected-resource", "jwks.json", "uma2-configuration", "openid-federation", "agent-card.json", "openid-configuration"];
+const PROBES: [&str; 6] = [
+    "oauth-protected-resource",
+    "jwks.json",
+    "uma2-configuration",
+    "openid-federation",
+    "agent-card.json",
+    "openid-configuration",
+];
 
 /// The first candidate record `(kind, relation, value)`.
 fn candidate<'a>(records: &'a [Value], kind: &str, relation: &str, value: &str) -> &'a Value {
@@ -37,10 +43,13 @@ fn doc_codes(records: &[Value], probe: &str) -> Vec<String> {
 
 #[test]
 fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
-    let server = common::own_server(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites"));
+    let server =
+        common::own_server(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites"));
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec!["--no-store", "--no-verify", "--rate", "0", "--depth", "1"];
-    for scope in ["registry.test", "spacecorps-game.sliplane.app", "iam-provider.aimerzarashi.com", "accounts.google.com"] {
+    for scope in
+        ["registry.test", "spacecorps-game.sliplane.app", "iam-provider.aimerzarashi.com", "accounts.google.com"]
+    {
         args.extend(["--scope", scope]);
     }
     for p in PROBES {
@@ -49,7 +58,9 @@ fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
     args.push("https://registry.test");
     let (code, records, stderr) = scan_in(dir.path(), &server, &args);
     assert_eq!(code, 0, "{stderr}");
-    for suffix in ["oauth-protected-resource", "jwks.json", "uma2-configuration", "openid-federation", "agent-card.json"] {
+    for suffix in
+        ["oauth-protected-resource", "jwks.json", "uma2-configuration", "openid-federation", "agent-card.json"]
+    {
         let url = format!("https://registry.test/.well-known/{suffix}");
         assert_eq!(document(&records, &url).unwrap_or_else(|| panic!("{url}"))["status"], 200, "{url}");
     }
@@ -57,7 +68,8 @@ fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
     // RFC 9728: the authorization server is an issuer; `resource` names another origin.
     let issuer = candidate(&records, "issuer", "authorization_server", "https://spacecorps-game.sliplane.app");
     assert_eq!(pointer(issuer), "/authorization_servers/0");
-    assert_eq!(issuer["evidence"]["document"], "https://registry.test/.well-known/oauth-protected-resource");
+    assert_eq!(issuer["evidence"]["document_url"], "https://registry.test/.well-known/oauth-protected-resource");
+    assert_eq!(issuer["evidence"]["probe"], "oauth-protected-resource");
     assert!(doc_codes(&records, "oauth-protected-resource").contains(&"resource_mismatch".to_string()));
 
     // jwks.json: the key by its RFC 7638 thumbprint.
@@ -78,7 +90,7 @@ fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
 
     // OpenID Federation: the RS256 signature verifies; trust mark issuers are origins.
     let tmi = candidate(&records, "origin", "trust_mark_issuer", "https://registry.spid.agid.gov.it");
-    assert_eq!(pointer(tmi), "/trust_mark_issuers/https:~1~1www.spid.gov.it~1certification~1rp~1public/0");
+    assert_eq!(pointer(tmi), "/trust_mark_issuers/https:~1~1www.spid.gov.it~1certification~1rp~1private/0");
     let fed = doc_codes(&records, "openid-federation");
     assert!(fed.contains(&"entity_id_mismatch".to_string()) && fed.contains(&"expired".to_string()), "{fed:?}");
     assert!(!fed.contains(&"invalid_signature".to_string()), "{fed:?}");
@@ -89,8 +101,13 @@ fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
 
     // Depth 1: in-scope origins and issuers revealed are scanned.
     let inventory = of_type(&records, "inventory");
-    for origin in ["https://spacecorps-game.sliplane.app", "https://accounts.google.com", "https://iam-provider.aimerzarashi.com"] {
-        let i = inventory.iter().find(|i| i["value"] == origin).unwrap_or_else(|| panic!("no inventory record for {origin}"));
+    for origin in
+        ["https://spacecorps-game.sliplane.app", "https://accounts.google.com", "https://iam-provider.aimerzarashi.com"]
+    {
+        let i = inventory
+            .iter()
+            .find(|i| i["value"] == origin)
+            .unwrap_or_else(|| panic!("no inventory record for {origin}"));
         assert_eq!((i["action"].as_str(), i["depth"].as_u64()), (Some("queued"), Some(1)), "{i}");
         assert_eq!(i["revealed_by"], "https://registry.test");
     }
@@ -100,9 +117,20 @@ fn registry_test_identity_documents_reveal_issuers_origins_and_keys() {
         .collect();
     assert!(units.contains(&("https://accounts.google.com", 1)), "{units:?}");
     assert!(units.contains(&(realm, 1)), "the realm issuer unit: {units:?}");
-    let google_doc = document(&records, "https://accounts.google.com/.well-known/openid-configuration").expect("depth 1");
+    let google_doc =
+        document(&records, "https://accounts.google.com/.well-known/openid-configuration").expect("depth 1");
     assert_eq!(google_doc["status"], 200);
-    assert!(requests_to(&server, "spacecorps-game.sliplane.app").iter().any(|(_, p)| p == "/.well-known/oauth-protected-resource"));
+    // The authorization server's origin is scanned at depth 1 with every selected probe; the fixture
+    // server holds no site (and no certificate) for it, so its documents fail at TLS, each recorded.
+    let sliplane = of_type(&records, "origin")
+        .into_iter()
+        .find(|o| o["origin"] == "https://spacecorps-game.sliplane.app")
+        .expect("depth-1 unit");
+    assert_eq!(
+        (sliplane["depth"].as_u64(), sliplane["documents"].as_u64()),
+        (Some(1), Some(PROBES.len() as u64)),
+        "{sliplane}"
+    );
     // Out of scope: revealed, recorded, never requested.
     let spid = inventory.iter().find(|i| i["value"] == "https://registry.spid.agid.gov.it").expect("inventory");
     assert_eq!(spid["action"], "out_of_scope");
