@@ -1,7 +1,7 @@
 //! Diagnostic codes of the `uma2-configuration` probe (`docs/plugins/uma2-configuration.md`).
 //!
 //! UMA 2.0 metadata is RFC 8414 metadata (UMA 2.0 Grant section 2: "MUST conform to that defined in
-//! [OAuthMeta]"), read by the shared issuer-metadata reader of `wellknown-oauth-metadata`:
+//! \[OAuthMeta\]"), read by the shared issuer-metadata reader of `wellknown-oauth-metadata`:
 //! its codes apply unchanged. `missing_<member>` and `invalid_<member>` are built from member names.
 
 /// Every code this probe can emit, shared ones included, for the documentation test.
