@@ -12,14 +12,19 @@ use url::Url;
 use wellknown_core::{FetchMeta, RedirectHop, Timestamp, WellKnownProbe, probes};
 
 // Link every plugin so its `inventory` registration is collected.
+use wellknown_agent_card_json as _;
 use wellknown_apple_app_site_association as _;
 use wellknown_assetlinks as _;
 use wellknown_change_password as _;
+use wellknown_jwks_json as _;
 use wellknown_oauth_authorization_server as _;
+use wellknown_oauth_protected_resource as _;
 use wellknown_openid_configuration as _;
+use wellknown_openid_federation as _;
 use wellknown_robots as _;
 use wellknown_security_txt as _;
 use wellknown_sitemap as _;
+use wellknown_uma2_configuration as _;
 
 const MEDIA: [Option<&str>; 6] = [
     None,

@@ -9,7 +9,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -20,6 +20,11 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
         &wellknown_assetlinks::AssetLinksProbe,
         &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
         &wellknown_change_password::ChangePasswordProbe,
+        &wellknown_oauth_protected_resource::OauthProtectedResourceProbe,
+        &wellknown_jwks_json::JwksJsonProbe,
+        &wellknown_uma2_configuration::Uma2ConfigurationProbe,
+        &wellknown_openid_federation::OpenidFederationProbe,
+        &wellknown_agent_card_json::AgentCardJsonProbe,
     ]
 }
 
@@ -32,15 +37,20 @@ pub fn link_all() {
 
 /// Probe ids the binary must register, sorted.
 pub const EXPECTED_PROBES: &[&str] = &[
+    "agent-card.json",
     "apple-app-site-association",
     "assetlinks",
     "change-password",
     "jwks",
+    "jwks.json",
     "oauth-authorization-server",
+    "oauth-protected-resource",
     "openid-configuration",
+    "openid-federation",
     "robots",
     "security.txt",
     "sitemap",
+    "uma2-configuration",
 ];
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod e2e_history;
 mod e2e_hostile_budgets;
 mod e2e_hostile_peers;
 mod e2e_identity;
+mod e2e_identity_registry;
 mod e2e_interrupt;
 mod e2e_issuers;
 mod e2e_postgres;
