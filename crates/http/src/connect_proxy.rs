@@ -8,12 +8,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use rustls::pki_types::ServerName;
+use tokio_socks::TargetAddr;
 use wellknown_core::{FailureClass, FetchFailure};
 
 use crate::connect::{ConnStats, Connector, Counted, Endpoint, Forward, Io, ProxyRoute, Route, Sender, handshake};
 use crate::error::failure;
 use crate::proxy::{ProxyCredentials, ProxyScheme, ProxyUrl};
-use crate::socks5::{self, SocksError, SocksTarget, reply_meaning};
+use crate::socks5::{self, SocksTarget};
 use crate::tunnel;
 
 impl Connector {
@@ -33,36 +34,40 @@ impl Connector {
         let shown = proxy.authority();
         match proxy.scheme {
             ProxyScheme::Socks5 | ProxyScheme::Socks5h => {
+                let with_credentials = proxy.credentials.is_some();
                 let targets: Vec<SocksTarget> = if proxy.scheme == ProxyScheme::Socks5 {
                     let (addrs, port) = self.dial_addrs(ep).await?;
-                    addrs.into_iter().map(|ip| SocksTarget::Addr(SocketAddr::new(ip, port))).collect()
+                    addrs.into_iter().map(|ip| TargetAddr::Ip(SocketAddr::new(ip, port))).collect()
                 } else {
                     vec![match self.named_target(ep)? {
-                        (Some(ip), _) => SocksTarget::Addr(SocketAddr::new(ip, ep.port)),
-                        (None, name) => SocksTarget::Name(name, ep.port),
+                        (Some(ip), _) => TargetAddr::Ip(SocketAddr::new(ip, ep.port)),
+                        (None, name) => {
+                            let asked = format!("{name}:{}", ep.port);
+                            socks5::named(name, ep.port)
+                                .map_err(|e| socks5::failure_of(&shown, &asked, with_credentials, e))?
+                        }
                     }]
                 };
                 let mut last = failure(FailureClass::ProxySocks, format!("proxy {shown}: no address to ask for"));
                 for target in &targets {
-                    let mut io = self.open_proxy(route, proxy, &stats).await?;
-                    let asked = socks5::connect(&mut io, target, proxy.credentials.as_ref());
+                    let io = self.open_proxy(route, proxy, &stats).await?;
+                    let asked = socks5::connect(io, target, proxy.credentials.as_ref());
                     match tokio::time::timeout(self.connect_timeout, asked).await {
                         Err(_) => {
                             return Err(failure(
                                 FailureClass::ProxyConnect,
                                 format!(
-                                    "proxy {shown}: no SOCKS5 answer for {} within {:?}",
-                                    shown_target(target),
+                                    "proxy {shown}: no SOCKS5 answer for {target} within {:?}",
                                     self.connect_timeout
                                 ),
                             ));
                         }
-                        Ok(Ok(())) => return self.secure(io, ep, &route.tls_target, stats).await,
+                        Ok(Ok(io)) => return self.secure(io, ep, &route.tls_target, stats).await,
                         // The target refused or is unreachable: its next address may do.
-                        Ok(Err(SocksError::Reply(code))) => {
-                            last = socks_failure(&shown, target, SocksError::Reply(code))
+                        Ok(Err(e)) if socks5::reply(&e).is_some() => {
+                            last = socks5::failure_of(&shown, target, with_credentials, e)
                         }
-                        Ok(Err(e)) => return Err(socks_failure(&shown, target, e)),
+                        Ok(Err(e)) => return Err(socks5::failure_of(&shown, target, with_credentials, e)),
                     }
                 }
                 Err(last)
@@ -154,29 +159,5 @@ impl Connector {
             )),
             Ok(Ok(tls)) => Ok(Box::new(tls)),
         }
-    }
-}
-
-/// `a.example:443`, `192.0.2.1:443`, `[2001:db8::1]:443`.
-fn shown_target(target: &SocksTarget) -> String {
-    match target {
-        SocksTarget::Addr(sa) => sa.to_string(),
-        SocksTarget::Name(name, port) => format!("{name}:{port}"),
-    }
-}
-
-/// The failure of a SOCKS5 handshake with the proxy `shown`.
-fn socks_failure(shown: &str, target: &SocksTarget, e: SocksError) -> FetchFailure {
-    let what = format!("proxy {shown}: SOCKS5 CONNECT {}", shown_target(target));
-    match e {
-        SocksError::Auth(why) => failure(FailureClass::ProxyAuthRequired, format!("{what}: {why}")),
-        SocksError::Reply(code) => {
-            failure(FailureClass::ProxySocks, format!("{what}: reply {code} ({})", reply_meaning(code)))
-        }
-        SocksError::Protocol(why) => failure(FailureClass::ProxySocks, format!("{what}: {why}")),
-        SocksError::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            failure(FailureClass::ProxyConnect, format!("{what}: the proxy closed the connection during the handshake"))
-        }
-        SocksError::Io(e) => failure(FailureClass::ProxyConnect, format!("{what}: {e}")),
     }
 }

@@ -47,7 +47,7 @@ impl ProxyScheme {
 pub struct ProxyCredentials {
     /// User name (percent-decoded when it came from a URL).
     pub user: String,
-    /// Password (percent-decoded when it came from a URL); may be empty.
+    /// Password (percent-decoded when it came from a URL); may be empty, except for a SOCKS5 proxy.
     pub password: String,
 }
 
@@ -139,8 +139,8 @@ impl FromStr for ProxyUrl {
     type Err = ProxyParseError;
 
     /// Errors: not a URL, an unsupported scheme (`socks4`, `ftp`, ...), no host, a path, query or
-    /// fragment, or SOCKS5 credentials longer than 255 bytes (RFC 1929). Messages show the URL with
-    /// its credentials replaced by `***`.
+    /// fragment, or a SOCKS5 user name or password empty or longer than 255 bytes (RFC 1929).
+    /// Messages show the URL with its credentials replaced by `***`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
         let err = |why: &str| ProxyParseError(format!("proxy {:?}: {why}", redacted(s)));
@@ -181,19 +181,22 @@ impl FromStr for ProxyUrl {
 }
 
 impl ProxyUrl {
-    /// SOCKS5 user name and password are at most 255 bytes each (RFC 1929 section 2).
+    /// SOCKS5 user name and password are 1 to 255 bytes each (RFC 1929 section 2). tokio-socks
+    /// refuses an empty one before sending anything, so it is refused here, where the user sees it
+    /// once, rather than as a failure of every fetch.
     fn check_credentials(&self) -> Result<(), String> {
+        let allowed = 1..=255;
         if let (ProxyScheme::Socks5 | ProxyScheme::Socks5h, Some(c)) = (self.scheme, &self.credentials)
-            && (c.user.len() > 255 || c.password.len() > 255)
+            && !(allowed.contains(&c.user.len()) && allowed.contains(&c.password.len()))
         {
-            return Err("SOCKS5 user name and password are at most 255 bytes each (RFC 1929)".to_string());
+            return Err("SOCKS5 user name and password are 1 to 255 bytes each (RFC 1929)".to_string());
         }
         Ok(())
     }
 
     /// This proxy with `credentials` in place of those of its URL.
     ///
-    /// Errors: SOCKS5 credentials longer than 255 bytes.
+    /// Errors: a SOCKS5 user name or password empty or longer than 255 bytes.
     pub fn with_credentials(mut self, credentials: ProxyCredentials) -> Result<ProxyUrl, ProxyParseError> {
         self.credentials = Some(credentials);
         self.check_credentials().map_err(|e| ProxyParseError(format!("proxy {self}: {e}")))?;
@@ -368,6 +371,12 @@ mod tests {
         }
         let long = format!("socks5://{}:p@h:1", "u".repeat(256));
         assert!(long.parse::<ProxyUrl>().unwrap_err().0.contains("255 bytes"));
+        for empty in ["socks5h://user@h:1", "socks5://:secret@h:1"] {
+            let e = empty.parse::<ProxyUrl>().unwrap_err().0;
+            assert!(e.contains("1 to 255 bytes each"), "{empty}: {e}");
+            assert!(!e.contains("secret"), "{e}");
+        }
+        assert!("http://user@h:1".parse::<ProxyUrl>().is_ok(), "an empty password is fine for HTTP Basic");
     }
 
     #[test]
