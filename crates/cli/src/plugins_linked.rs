@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 16] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -17,6 +17,13 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
         &wellknown_assetlinks::AssetLinksProbe,
         &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
         &wellknown_change_password::ChangePasswordProbe,
+        &wellknown_host_meta::HostMetaProbe,
+        &wellknown_host_meta_json::HostMetaJsonProbe,
+        &wellknown_nodeinfo::NodeinfoProbe,
+        &wellknown_trust_txt::TrustTxtProbe,
+        &wellknown_did_json::DidJsonProbe,
+        &wellknown_did_configuration_json::DidConfigurationJsonProbe,
+        &wellknown_csaf::CsafProbe,
     ]
 }
 
@@ -32,12 +39,19 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "apple-app-site-association",
     "assetlinks",
     "change-password",
+    "csaf",
+    "did-configuration.json",
+    "did.json",
+    "host-meta",
+    "host-meta.json",
     "jwks",
+    "nodeinfo",
     "oauth-authorization-server",
     "openid-configuration",
     "robots",
     "security.txt",
     "sitemap",
+    "trust.txt",
 ];
 
 #[cfg(test)]

@@ -1,0 +1,6 @@
+//! Integration tests of `wellknown_csaf`: one test binary for the crate (one link, not one per file).
+//! Add a file here as a module.
+
+mod docs;
+mod no_panic;
+mod parse;

@@ -1,0 +1,6 @@
+//! Integration tests of `wellknown_trust_txt`: one test binary for the crate (one link, not one per file).
+//! Add a file here as a module.
+
+mod docs;
+mod no_panic;
+mod parse;
