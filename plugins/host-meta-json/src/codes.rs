@@ -1,11 +1,12 @@
 //! Diagnostic codes of the `host-meta.json` probe (`docs/plugins/host-meta-json.md`).
 //!
-//! Shared codes (`too_large`, `invalid_utf8`) come from [`wellknown_core::diag::codes`].
+//! The link codes are shared with the XRD form and defined in [`wellknown_host_meta::codes`]; the
+//! JSON codes (`invalid_json`, `duplicate_member`, ...) come from [`wellknown_core::diag::codes`].
 
-/// The document has no entry (error).
-pub const EMPTY_DOCUMENT: &str = "empty_document";
-/// A line that is not an absolute http(s) URL (warning).
-pub const UNRECOGNISED_LINE: &str = "unrecognised_line";
+pub use wellknown_host_meta::codes::{
+    HREF_AND_TEMPLATE, INVALID_HREF, INVALID_MEMBER, LINK_WITHOUT_TARGET, MISSING_REL, NO_LINKS, TEMPLATE_VARIABLE,
+    TEMPLATE_WITHOUT_VARIABLE,
+};
 
 /// Every code this probe can emit, shared ones included, for the documentation test.
-pub const ALL: &[&str] = &[EMPTY_DOCUMENT, UNRECOGNISED_LINE, "too_large", "invalid_utf8"];
+pub const ALL: &[&str] = wellknown_host_meta::codes::JRD_ALL;

@@ -1,7 +1,10 @@
-//! `/.well-known/host-meta.json` probe.
+//! `/.well-known/host-meta.json` probe: host metadata as a JSON Resource Descriptor (RFC 6415
+//! appendix A).
 //!
-//! TODO: say what the document is, who publishes it, who reads it, and its specification (the IANA
-//! registry names RFC6415).
+//! The JSON twin of `/.well-known/host-meta`: the same links (WebFinger `lrdd` templates, XMPP BOSH
+//! and WebSocket endpoints, application relations) as a JRD object. The link model, candidates and
+//! link diagnostics are the `wellknown-host-meta` crate's, so both forms say the same thing the same
+//! way.
 //!
 //! * [`interpret`] is the pure parser: `(body, &FetchMeta) -> Report`.
 //! * [`HostMetaJsonProbe`] is the registered probe (id `host-meta.json`).
@@ -13,7 +16,7 @@ pub mod codes;
 mod parse;
 mod probe;
 
-pub use parse::{MAX_BODY_BYTES, RELATION, interpret};
+pub use parse::{MAX_BODY_BYTES, interpret};
 pub use probe::HostMetaJsonProbe;
 
 /// The probe id.

@@ -24,7 +24,7 @@ impl WellKnownProbe for HostMetaJsonProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "Host metadata (JRD): links about the host, such as WebFinger lrdd templates and XMPP endpoints"
     }
 
     fn spec(&self) -> &'static str {
@@ -32,7 +32,11 @@ impl WellKnownProbe for HostMetaJsonProbe {
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/json".to_string()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
