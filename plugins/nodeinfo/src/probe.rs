@@ -1,11 +1,15 @@
-//! The registered probe: where `/.well-known/nodeinfo` lives and how it is fetched.
+//! The registered probes: where the NodeInfo documents live and how they are fetched.
 
 use url::Url;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
-use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
+use crate::{DOCUMENT_PROBE_ID, MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
-/// The `nodeinfo` probe (suffix `nodeinfo`).
+fn policy() -> FetchPolicy {
+    FetchPolicy { max_body_bytes: MAX_BODY_BYTES, accept: Some("application/json".to_string()), ..FetchPolicy::default() }
+}
+
+/// The NodeInfo discovery probe (id and suffix `nodeinfo`).
 ///
 /// * Origin targets: `<origin>/.well-known/nodeinfo`.
 /// * URL targets (follow-ups handed to this probe): the URL itself.
@@ -24,15 +28,15 @@ impl WellKnownProbe for NodeinfoProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "NodeInfo discovery: links to the server's NodeInfo documents by schema version"
     }
 
     fn spec(&self) -> &'static str {
-        "https://nodeinfo.diaspora.software/"
+        "NodeInfo protocol (nodeinfo.diaspora.software)"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        policy()
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
@@ -47,6 +51,44 @@ impl WellKnownProbe for NodeinfoProbe {
     }
 }
 
+/// The NodeInfo document probe (id `nodeinfo-document`): runs only on the follow-up the discovery
+/// document asks for (role `nodeinfo`), never on an origin by itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NodeinfoDocumentProbe;
+
+impl WellKnownProbe for NodeinfoDocumentProbe {
+    fn id(&self) -> &'static str {
+        DOCUMENT_PROBE_ID
+    }
+
+    fn summary(&self) -> &'static str {
+        "NodeInfo document: the server's software name and version, protocols, services and usage"
+    }
+
+    fn spec(&self) -> &'static str {
+        "NodeInfo schema 1.0-2.2 (nodeinfo.diaspora.software)"
+    }
+
+    fn runs_on_origin(&self) -> bool {
+        false
+    }
+
+    fn policy(&self) -> FetchPolicy {
+        policy()
+    }
+
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { .. } => Vec::new(),
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
+
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        crate::interpret_document(body, meta)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,9 +97,12 @@ mod tests {
     #[test]
     fn locations_and_registration() {
         let origin = Origin::parse_target("https://a.example:8443").unwrap();
-        let urls = NodeinfoProbe.locations(&Target::origin(origin));
+        let urls = NodeinfoProbe.locations(&Target::origin(origin.clone()));
         assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/nodeinfo").unwrap()]);
+        assert!(NodeinfoDocumentProbe.locations(&Target::origin(origin)).is_empty());
+        assert!(!NodeinfoDocumentProbe.runs_on_origin());
         let p = wellknown_core::probe_by_id(PROBE_ID).expect("registered with inventory");
         assert_eq!(p.suffix(), Some("nodeinfo"));
+        assert!(wellknown_core::probe_by_id(DOCUMENT_PROBE_ID).is_some());
     }
 }

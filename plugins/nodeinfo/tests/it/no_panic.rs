@@ -1,16 +1,33 @@
-//! `interpret` never panics, whatever the bytes.
+//! Neither interpretation panics, whatever the bytes or JSON shape.
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::generate::json_value;
 use wellknown_core::{FetchMeta, Timestamp};
+
+fn meta(truncated: bool) -> FetchMeta {
+    let url = Url::parse("https://www.example.com/.well-known/nodeinfo").unwrap();
+    let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
+    meta.truncated = truncated;
+    meta
+}
 
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let url = Url::parse("https://www.example.com/.well-known/nodeinfo").unwrap();
-        let mut meta = FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH);
-        meta.truncated = truncated;
-        let r = wellknown_nodeinfo::interpret(&body, &meta);
-        prop_assert_eq!(r.probe.as_str(), wellknown_nodeinfo::PROBE_ID);
+        let r = wellknown_nodeinfo::interpret(&body, &meta(truncated));
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
+        let r = wellknown_nodeinfo::interpret_document(&body, &meta(truncated));
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
+    }
+
+    #[test]
+    fn shapes_never_panic(v in json_value(
+        &["http://nodeinfo.diaspora.software/ns/schema/2.1", "https://b.example/n", "1.0", "2.0", "activitypub", "mailto:x", ""],
+        &["links", "rel", "href", "version", "software", "name", "repository", "protocols", "inbound", "usage", "users", "metadata"],
+    )) {
+        let body = serde_json::to_vec(&v).unwrap();
+        let _ = wellknown_nodeinfo::interpret(&body, &meta(false));
+        let _ = wellknown_nodeinfo::interpret_document(&body, &meta(false));
     }
 }
