@@ -24,15 +24,19 @@ impl WellKnownProbe for DidJsonProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "did:web DID document: keys, service endpoints, linked domains and other identifiers of the host's DID"
     }
 
     fn spec(&self) -> &'static str {
-        "https://w3c-ccg.github.io/did-method-web"
+        "did:web Method Specification (W3C CCG), DID Core 1.0"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/did+json, application/json".to_string()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
