@@ -1,7 +1,10 @@
-//! `/.well-known/did-configuration.json` probe.
+//! `/.well-known/did-configuration.json` probe: DIF Well Known DID Configuration 1.0.
 //!
-//! TODO: say what the document is, who publishes it, who reads it, and its specification (the IANA
-//! registry names https://identity.foundation/.well-known/resources/did-configuration).
+//! A web origin proves it is linked to DIDs by serving Domain Linkage Credentials (JWTs or JSON-LD
+//! verifiable credentials) in `linked_dids`, each naming the DID and the origin. Wallets and
+//! verifiers check both ends: the credential's origin must be the serving origin, and the DID's
+//! document must list the origin as a `LinkedDomains` service. Signatures are recorded as unverified
+//! (see the `parse` module and `docs/plugins/did-configuration-json.md`).
 //!
 //! * [`interpret`] is the pure parser: `(body, &FetchMeta) -> Report`.
 //! * [`DidConfigurationJsonProbe`] is the registered probe (id `did-configuration.json`).
@@ -13,7 +16,7 @@ pub mod codes;
 mod parse;
 mod probe;
 
-pub use parse::{MAX_BODY_BYTES, RELATION, interpret};
+pub use parse::{CONTEXT_V1, FOLLOW_UP_ROLE, MAX_BODY_BYTES, interpret};
 pub use probe::DidConfigurationJsonProbe;
 
 /// The probe id.

@@ -24,15 +24,19 @@ impl WellKnownProbe for DidConfigurationJsonProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "DIF DID Configuration: Domain Linkage Credentials linking the origin to DIDs"
     }
 
     fn spec(&self) -> &'static str {
-        "https://identity.foundation/.well-known/resources/did-configuration"
+        "DIF Well Known DID Configuration 1.0"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/json".to_string()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {

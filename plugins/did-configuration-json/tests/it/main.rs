@@ -1,6 +1,5 @@
-//! Integration tests of `wellknown_did_configuration_json`: one test binary for the crate (one link, not one per file).
-//! Add a file here as a module.
+//! Integration tests of `wellknown_did_configuration_json`: one test binary for the crate.
 
+mod conformance;
 mod docs;
 mod no_panic;
-mod parse;

@@ -1,16 +1,31 @@
-//! `interpret` never panics, whatever the bytes.
+//! `interpret` never panics, whatever the bytes or JSON shape.
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::generate::json_value;
 use wellknown_core::{FetchMeta, Timestamp};
+
+fn meta(truncated: bool) -> FetchMeta {
+    let url = Url::parse("https://www.example.com/.well-known/did-configuration.json").unwrap();
+    let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
+    meta.truncated = truncated;
+    meta
+}
 
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let url = Url::parse("https://www.example.com/.well-known/did-configuration.json").unwrap();
-        let mut meta = FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH);
-        meta.truncated = truncated;
-        let r = wellknown_did_configuration_json::interpret(&body, &meta);
-        prop_assert_eq!(r.probe.as_str(), wellknown_did_configuration_json::PROBE_ID);
+        let r = wellknown_did_configuration_json::interpret(&body, &meta(truncated));
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
+    }
+
+    #[test]
+    fn configuration_shapes_never_panic(v in json_value(
+        &["did:web:www.example.com", "https://www.example.com", "eyJhbGciOiJub25lIn0.e30.", "a.b.c", "2020-01-01T00:00:00Z", "DomainLinkageCredential", ""],
+        &["@context", "linked_dids", "credentialSubject", "id", "origin", "issuer", "type", "proof", "expirationDate", "issuanceDate"],
+    )) {
+        let body = serde_json::to_vec(&v).unwrap();
+        let r = wellknown_did_configuration_json::interpret(&body, &meta(false));
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }
