@@ -7,8 +7,8 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
 /// The `csaf` probe (suffix `csaf`).
 ///
-/// * Origin targets: `<origin>/.well-known/csaf`.
-/// * URL targets (follow-ups handed to this probe): the URL itself.
+/// * Origin targets: `<origin>/.well-known/csaf/provider-metadata.json` (section 7.1.7).
+/// * URL targets (follow-ups handed to this probe, such as a security.txt `CSAF:` URL): the URL itself.
 ///
 /// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
@@ -24,20 +24,26 @@ impl WellKnownProbe for CsafProbe {
     }
 
     fn summary(&self) -> &'static str {
-        "TODO: one line saying what the document is"
+        "CSAF provider metadata: advisory distributions, ROLIE feeds and OpenPGP keys of a CSAF publisher"
     }
 
     fn spec(&self) -> &'static str {
-        "https://docs.oasis-open.org/csaf/csaf/v2.0/os/csaf-v2.0-os.html"
+        "OASIS CSAF 2.0, section 7.1.7"
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, ..FetchPolicy::default() }
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/json".to_string()),
+            ..FetchPolicy::default()
+        }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
+            Target::Origin { origin } => {
+                vec![origin.url_for_path(crate::DOCUMENT_PATH)]
+            }
             Target::Url { url, .. } => vec![url.clone()],
         }
     }
@@ -56,7 +62,7 @@ mod tests {
     fn locations_and_registration() {
         let origin = Origin::parse_target("https://a.example:8443").unwrap();
         let urls = CsafProbe.locations(&Target::origin(origin));
-        assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/csaf").unwrap()]);
+        assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/csaf/provider-metadata.json").unwrap()]);
         let p = wellknown_core::probe_by_id(PROBE_ID).expect("registered with inventory");
         assert_eq!(p.suffix(), Some("csaf"));
     }

@@ -1,6 +1,5 @@
 //! Integration tests of `wellknown_csaf`: one test binary for the crate (one link, not one per file).
-//! Add a file here as a module.
 
+mod conformance;
 mod docs;
 mod no_panic;
-mod parse;
