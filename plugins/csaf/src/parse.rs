@@ -35,7 +35,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
         report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
     }
     if meta.url.scheme() != "https" {
-        report.error(shared::INSECURE_TRANSPORT, "provider-metadata.json is served over TLS (CSAF 2.0 section 7.1.1)", None);
+        report.error(
+            shared::INSECURE_TRANSPORT,
+            "provider-metadata.json is served over TLS (CSAF 2.0 section 7.1.1)",
+            None,
+        );
     }
     match meta.content_type.as_deref().and_then(MediaType::parse) {
         Some(m) if m.essence == "application/json" => {
@@ -74,7 +78,15 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
 
 /// Reads the members in the schema's (alphabetical) order, so candidates come in that order.
 fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) {
-    for name in ["canonical_url", "last_updated", "list_on_CSAF_aggregators", "metadata_version", "mirror_on_CSAF_aggregators", "publisher", "role"] {
+    for name in [
+        "canonical_url",
+        "last_updated",
+        "list_on_CSAF_aggregators",
+        "metadata_version",
+        "mirror_on_CSAF_aggregators",
+        "publisher",
+        "role",
+    ] {
         if !obj.contains_key(name) {
             report.error(codes::MISSING_MEMBER, format!("no {name} member (CSAF 2.0 section 7.1.7)"), at(""));
         }
@@ -119,7 +131,11 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) {
     }
     let keys = keys(report, obj.get("public_openpgp_keys"));
     if keys == 0 && role == Some("csaf_trusted_provider") {
-        report.warn(codes::NO_OPENPGP_KEYS, "a CSAF trusted provider without public OpenPGP keys (section 7.1.19)", at(""));
+        report.warn(
+            codes::NO_OPENPGP_KEYS,
+            "a CSAF trusted provider without public OpenPGP keys (section 7.1.19)",
+            at(""),
+        );
     }
     publisher(report, obj.get("publisher"));
 }
@@ -248,19 +264,26 @@ fn keys(report: &mut Report, value: Option<&Value>) -> usize {
         };
         let fingerprint = match k.get("fingerprint") {
             None => None,
-            Some(Value::String(f)) if f.len() >= 40 && f.bytes().all(|b| b.is_ascii_hexdigit()) => Some(f.to_ascii_uppercase()),
+            Some(Value::String(f)) if f.len() >= 40 && f.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Some(f.to_ascii_uppercase())
+            }
             Some(other) => {
-                report.error(codes::INVALID_FINGERPRINT, format!("fingerprint {other} is not 40 or more hex digits"), at(pointer(&p, "fingerprint")));
+                report.error(
+                    codes::INVALID_FINGERPRINT,
+                    format!("fingerprint {other} is not 40 or more hex digits"),
+                    at(pointer(&p, "fingerprint")),
+                );
                 None
             }
         };
         if !k.contains_key("url") {
             report.error(codes::MISSING_MEMBER, "a public OpenPGP key without url", at(&p));
         }
-        let url = url_with(report, k.get("url"), &pointer(&p, "url"), "public_openpgp_key", true, |c| match &fingerprint {
-            Some(f) => c.with_hint("fingerprint", f.as_str()),
-            None => c,
-        });
+        let url =
+            url_with(report, k.get("url"), &pointer(&p, "url"), "public_openpgp_key", true, |c| match &fingerprint {
+                Some(f) => c.with_hint("fingerprint", f.as_str()),
+                None => c,
+            });
         if let (Some(url), Some(f)) = (url, &fingerprint)
             && let Some(id) = key_id_in(&url)
             && !f.ends_with(&id)
@@ -279,7 +302,8 @@ fn keys(report: &mut Report, value: Option<&Value>) -> usize {
 fn key_id_in(url: &Url) -> Option<String> {
     let name = url.path_segments()?.next_back()?;
     let stem = name.split('.').next()?;
-    ((stem.len() == 16 || stem.len() == 40) && stem.bytes().all(|b| b.is_ascii_hexdigit())).then(|| stem.to_ascii_uppercase())
+    ((stem.len() == 16 || stem.len() == 40) && stem.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| stem.to_ascii_uppercase())
 }
 
 fn url_member(report: &mut Report, value: Option<&Value>, p: &str, relation: &'static str, https: bool) -> Option<Url> {

@@ -49,7 +49,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
         report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
     }
     if meta.url.scheme() != "https" {
-        report.error(shared::INSECURE_TRANSPORT, "the DID Configuration resource MUST be served over https (section 3.1)", None);
+        report.error(
+            shared::INSECURE_TRANSPORT,
+            "the DID Configuration resource MUST be served over https (section 3.1)",
+            None,
+        );
     }
     match meta.content_type.as_deref().and_then(MediaType::parse) {
         Some(m) if m.is_json() => {
@@ -131,7 +135,10 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>, facts: 
             other => {
                 report.error(
                     codes::INVALID_LINKED_DID,
-                    format!("a linked_dids entry must be a JWT string or a credential object, found {}", type_name(other)),
+                    format!(
+                        "a linked_dids entry must be a JWT string or a credential object, found {}",
+                        type_name(other)
+                    ),
                     at(&p),
                 );
                 continue;
@@ -139,7 +146,11 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>, facts: 
         };
         let Some(linkage) = linkage else { continue };
         if !linkage.types.contains(&"DomainLinkageCredential") {
-            report.error(codes::NOT_DOMAIN_LINKAGE, "the credential's type does not include DomainLinkageCredential", at(&p));
+            report.error(
+                codes::NOT_DOMAIN_LINKAGE,
+                "the credential's type does not include DomainLinkageCredential",
+                at(&p),
+            );
         }
         let hints = |c: Candidate| {
             let c = c.with_hint("format", linkage.format).with_hint("signature", "unverified");
@@ -166,7 +177,11 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>, facts: 
                     }
                     report.candidate(c);
                 }
-                None => report.error(codes::ORIGIN_MISMATCH, format!("credentialSubject.origin {declared:?} is not an origin"), at(&p)),
+                None => report.error(
+                    codes::ORIGIN_MISMATCH,
+                    format!("credentialSubject.origin {declared:?} is not an origin"),
+                    at(&p),
+                ),
             },
         }
         if let Some(did) = linkage.subject {
@@ -203,7 +218,11 @@ fn decode_jwt(report: &mut Report, jwt: &str, p: &str) -> Option<(Map<String, Va
         _ => None,
     };
     if decoded.is_none() {
-        report.error(codes::INVALID_JWT, "not a compact JWS of three base64url parts with JSON header and payload", at(p));
+        report.error(
+            codes::INVALID_JWT,
+            "not a compact JWS of three base64url parts with JSON header and payload",
+            at(p),
+        );
     }
     decoded
 }
@@ -264,7 +283,11 @@ fn ld_linkage<'a>(report: &mut Report, now: Timestamp, vc: &'a Map<String, Value
         _ => None,
     };
     if issuer.is_none() || issuer != subject_id {
-        report.error(codes::DID_MISMATCH, format!("issuer {issuer:?} and credentialSubject.id {subject_id:?} must be the same DID"), at(p));
+        report.error(
+            codes::DID_MISMATCH,
+            format!("issuer {issuer:?} and credentialSubject.id {subject_id:?} must be the same DID"),
+            at(p),
+        );
     }
     if !vc.contains_key("proof") {
         report.error(codes::MISSING_PROOF, "a JSON-LD Domain Linkage Credential without a proof", at(p));

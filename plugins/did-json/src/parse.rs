@@ -65,7 +65,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
         return report;
     };
     let Some(obj) = value.as_object() else {
-        report.error(shared::NOT_JSON_OBJECT, format!("a DID document is a JSON object, found {}", type_name(&value)), at(""));
+        report.error(
+            shared::NOT_JSON_OBJECT,
+            format!("a DID document is a JSON object, found {}", type_name(&value)),
+            at(""),
+        );
         report.kind = "invalid".to_string();
         return report;
     };
@@ -82,7 +86,9 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
 fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) {
     let did = obj.get("id").and_then(Value::as_str);
     match did {
-        None => report.error(codes::MISSING_ID, "the DID document has no id string (DID Core 1.0 section 5.1.1)", at("")),
+        None => {
+            report.error(codes::MISSING_ID, "the DID document has no id string (DID Core 1.0 section 5.1.1)", at(""))
+        }
         Some(did) => {
             report.fact("did", did);
             check_id(report, meta, did);
@@ -119,25 +125,39 @@ fn check_id(report: &mut Report, meta: &FetchMeta, did: &str) {
 
 /// A DID URL relative to the DID (`#key-1`) made absolute.
 fn absolute(base: &str, id: &str) -> String {
-    if id.starts_with('#') || id.starts_with('?') || id.starts_with('/') { format!("{base}{id}") } else { id.to_string() }
+    if id.starts_with('#') || id.starts_with('?') || id.starts_with('/') {
+        format!("{base}{id}")
+    } else {
+        id.to_string()
+    }
 }
 
 fn services(report: &mut Report, value: Option<&Value>, did: &str) {
     let Some(value) = value else { return };
     let Some(items) = value.as_array() else {
-        report.error(codes::INVALID_SERVICE, format!("service must be an array, found {}", type_name(value)), at("/service"));
+        report.error(
+            codes::INVALID_SERVICE,
+            format!("service must be an array, found {}", type_name(value)),
+            at("/service"),
+        );
         return;
     };
     report.fact("services", items.len());
     for (i, item) in items.iter().enumerate() {
         let p = pointer("/service", &i.to_string());
         let Some(s) = item.as_object() else {
-            report.error(codes::INVALID_SERVICE, format!("a service must be an object, found {}", type_name(item)), at(&p));
+            report.error(
+                codes::INVALID_SERVICE,
+                format!("a service must be an object, found {}", type_name(item)),
+                at(&p),
+            );
             continue;
         };
         let id = s.get("id").and_then(Value::as_str).map(|id| absolute(did, id));
         let kind = s.get("type").and_then(Value::as_str).map(str::to_string);
-        for (name, present) in [("id", id.is_some()), ("type", kind.is_some() || s.get("type").is_some_and(Value::is_array))] {
+        for (name, present) in
+            [("id", id.is_some()), ("type", kind.is_some() || s.get("type").is_some_and(Value::is_array))]
+        {
             if !present {
                 report.error(codes::INVALID_SERVICE, format!("a service without an {name} string"), at(&p));
             }
@@ -151,7 +171,11 @@ fn services(report: &mut Report, value: Option<&Value>, did: &str) {
         let mut urls = Vec::new();
         collect_uris(report, endpoint, &ep, 0, &mut urls);
         for (u, up) in urls {
-            let (kind_, relation) = if linked_domains { (CandidateKind::Origin, "linked_domain") } else { (CandidateKind::Url, "service_endpoint") };
+            let (kind_, relation) = if linked_domains {
+                (CandidateKind::Origin, "linked_domain")
+            } else {
+                (CandidateKind::Url, "service_endpoint")
+            };
             let value = if linked_domains {
                 match Origin::from_url(&u) {
                     Ok(o) => o.ascii(),
@@ -182,7 +206,11 @@ fn collect_uris(report: &mut Report, v: &Value, p: &str, depth: usize, out: &mut
         Value::String(s) => match Url::parse(s.trim()) {
             Ok(u) => out.push((u, p.to_string())),
             Err(e) if depth == 0 => {
-                report.error(codes::INVALID_SERVICE_ENDPOINT, format!("serviceEndpoint {s:?} is not a URI: {e}"), at(p));
+                report.error(
+                    codes::INVALID_SERVICE_ENDPOINT,
+                    format!("serviceEndpoint {s:?} is not a URI: {e}"),
+                    at(p),
+                );
             }
             Err(_) => {}
         },
@@ -209,7 +237,11 @@ fn collect_uris(report: &mut Report, v: &Value, p: &str, depth: usize, out: &mut
 fn also_known_as(report: &mut Report, value: Option<&Value>) {
     let Some(value) = value else { return };
     let Some(items) = value.as_array() else {
-        report.error(codes::INVALID_ALSO_KNOWN_AS, format!("alsoKnownAs must be an array, found {}", type_name(value)), at("/alsoKnownAs"));
+        report.error(
+            codes::INVALID_ALSO_KNOWN_AS,
+            format!("alsoKnownAs must be an array, found {}", type_name(value)),
+            at("/alsoKnownAs"),
+        );
         return;
     };
     for (i, item) in items.iter().enumerate() {
@@ -231,7 +263,9 @@ fn also_known_as(report: &mut Report, value: Option<&Value>) {
             }
         };
         if let Some(o) = origin {
-            report.candidate(Candidate::new(CandidateKind::Origin, "also_known_as", o.ascii(), at(&p)).with_hint("declared", s));
+            report.candidate(
+                Candidate::new(CandidateKind::Origin, "also_known_as", o.ascii(), at(&p)).with_hint("declared", s),
+            );
         }
     }
 }
@@ -255,13 +289,19 @@ fn verification_methods(report: &mut Report, value: Option<&Value>, did: &str) {
         };
         for name in ["id", "type", "controller"] {
             if !m.get(name).is_some_and(Value::is_string) {
-                report.error(codes::INVALID_VERIFICATION_METHOD, format!("a verification method without an {name} string"), at(&p));
+                report.error(
+                    codes::INVALID_VERIFICATION_METHOD,
+                    format!("a verification method without an {name} string"),
+                    at(&p),
+                );
             }
         }
         let key = if let Some(jwk) = m.get("publicKeyJwk").and_then(Value::as_object) {
             jwk_thumbprint(jwk).map(|t| (format!("{THUMBPRINT_URN_PREFIX}{t}"), pointer(&p, "publicKeyJwk")))
         } else {
-            m.get("publicKeyMultibase").and_then(Value::as_str).map(|k| (format!("multibase:{k}"), pointer(&p, "publicKeyMultibase")))
+            m.get("publicKeyMultibase")
+                .and_then(Value::as_str)
+                .map(|k| (format!("multibase:{k}"), pointer(&p, "publicKeyMultibase")))
         };
         let Some((key, kp)) = key else { continue };
         let mut c = Candidate::new(CandidateKind::Key, "verification_method", key, at(kp));

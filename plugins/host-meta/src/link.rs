@@ -134,9 +134,10 @@ fn template_url(base: &Url, template: &str) -> Option<Url> {
     }
     let url = base.join(&filled).ok()?;
     // A variable inside the authority makes the host unknown.
-    let authority_end = template.find("://").map(|i| i + 3).and_then(|start| {
-        template.get(start..).map(|rest| start + rest.find(['/', '?', '#']).unwrap_or(rest.len()))
-    });
+    let authority_end = template
+        .find("://")
+        .map(|i| i + 3)
+        .and_then(|start| template.get(start..).map(|rest| start + rest.find(['/', '?', '#']).unwrap_or(rest.len())));
     if let Some(end) = authority_end
         && template.get(..end).is_some_and(|a| a.contains('{'))
     {

@@ -65,10 +65,7 @@ fn check_media_type(report: &mut Report, content_type: Option<&str>) {
     if essence.as_deref() != Some("application/xrd+xml") {
         report.warn(
             shared::INVALID_CONTENT_TYPE,
-            format!(
-                "Content-Type {:?} is not application/xrd+xml (RFC 6415 section 2)",
-                content_type.unwrap_or("")
-            ),
+            format!("Content-Type {:?} is not application/xrd+xml (RFC 6415 section 2)", content_type.unwrap_or("")),
             None,
         );
     }

@@ -51,7 +51,9 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
 /// Reads the links; the best (highest version) NodeInfo document URL.
 fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) -> Option<(usize, Url)> {
     let links: Vec<(String, &Value)> = match obj.get("links") {
-        Some(Value::Array(items)) => items.iter().enumerate().map(|(i, v)| (pointer("/links", &i.to_string()), v)).collect(),
+        Some(Value::Array(items)) => {
+            items.iter().enumerate().map(|(i, v)| (pointer("/links", &i.to_string()), v)).collect()
+        }
         Some(single @ Value::Object(_)) => {
             report.error(
                 codes::INVALID_LINKS,
@@ -61,7 +63,11 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) -> Opti
             vec![("/links".to_string(), single)]
         }
         Some(other) => {
-            report.error(codes::INVALID_LINKS, format!("links must be an array, found {}", type_name(other)), at("/links"));
+            report.error(
+                codes::INVALID_LINKS,
+                format!("links must be an array, found {}", type_name(other)),
+                at("/links"),
+            );
             Vec::new()
         }
         None => {
@@ -93,8 +99,13 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) -> Opti
         let url = match meta.url.join(href.trim()) {
             Ok(u) if matches!(u.scheme(), "http" | "https") => u,
             Ok(u) => {
-                report.error(codes::INVALID_HREF, format!("href {href:?} is not an http(s) URL"), at(pointer(&p, "href")));
-                report.candidate(Candidate::new(CandidateKind::Url, REL_NODEINFO, u.as_str(), loc).with_flag("invalid"));
+                report.error(
+                    codes::INVALID_HREF,
+                    format!("href {href:?} is not an http(s) URL"),
+                    at(pointer(&p, "href")),
+                );
+                report
+                    .candidate(Candidate::new(CandidateKind::Url, REL_NODEINFO, u.as_str(), loc).with_flag("invalid"));
                 continue;
             }
             Err(e) => {

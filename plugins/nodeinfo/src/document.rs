@@ -43,14 +43,22 @@ pub fn interpret_document(body: &[u8], meta: &FetchMeta) -> Report {
 fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) {
     for name in REQUIRED {
         if !obj.contains_key(name) {
-            report.error(codes::MISSING_MEMBER, format!("no {name} member (required by every NodeInfo schema)"), at(""));
+            report.error(
+                codes::MISSING_MEMBER,
+                format!("no {name} member (required by every NodeInfo schema)"),
+                at(""),
+            );
         }
     }
     let version = obj.get("version");
     match version {
         Some(Value::String(v)) => {
             if !VERSIONS.contains(&v.as_str()) {
-                report.warn(codes::UNKNOWN_VERSION, format!("version {v:?} is not a NodeInfo schema version"), at("/version"));
+                report.warn(
+                    codes::UNKNOWN_VERSION,
+                    format!("version {v:?} is not a NodeInfo schema version"),
+                    at("/version"),
+                );
             }
             report.fact("schema_version", v.as_str());
         }
@@ -111,7 +119,8 @@ fn software(report: &mut Report, meta: &FetchMeta, value: Option<&Value>, major1
     };
     match s.get("name") {
         Some(Value::String(name)) => {
-            let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            let ok =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
             if !ok && !major1 {
                 report.error(
                     codes::INVALID_SOFTWARE_NAME,
@@ -133,7 +142,12 @@ fn software(report: &mut Report, meta: &FetchMeta, value: Option<&Value>, major1
         let Some(v) = s.get(member) else { continue };
         let p = pointer("/software", member);
         match v.as_str().map(|t| Url::options().base_url(Some(&meta.url)).parse(t.trim())) {
-            Some(Ok(u)) => report.candidate(Candidate::new(CandidateKind::Url, relation, u.as_str(), Some(Locator::JsonPointer(p)))),
+            Some(Ok(u)) => report.candidate(Candidate::new(
+                CandidateKind::Url,
+                relation,
+                u.as_str(),
+                Some(Locator::JsonPointer(p)),
+            )),
             Some(Err(_)) | None => invalid(report, &p, "a URL string", v),
         }
     }
@@ -152,7 +166,11 @@ fn protocols(report: &mut Report, value: Option<&Value>, major1: bool) {
                     let base = pointer("/protocols", dir);
                     names.extend(items.iter().enumerate().map(|(i, v)| (pointer(&base, &i.to_string()), v)));
                 } else {
-                    report.error(codes::MISSING_MEMBER, format!("protocols has no {dir} array (schema 1.x)"), at("/protocols"));
+                    report.error(
+                        codes::MISSING_MEMBER,
+                        format!("protocols has no {dir} array (schema 1.x)"),
+                        at("/protocols"),
+                    );
                 }
             }
         }

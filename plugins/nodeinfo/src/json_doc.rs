@@ -37,7 +37,11 @@ pub(crate) fn open(report: &mut Report, body: &[u8], meta: &FetchMeta) -> (JsonB
     let obj = match parsed.value.take() {
         Some(Value::Object(o)) => Some(o),
         Some(other) => {
-            report.error(shared::NOT_JSON_OBJECT, format!("expected a JSON object, found {}", type_name(&other)), at(""));
+            report.error(
+                shared::NOT_JSON_OBJECT,
+                format!("expected a JSON object, found {}", type_name(&other)),
+                at(""),
+            );
             None
         }
         None => None,

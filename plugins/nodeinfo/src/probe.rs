@@ -6,7 +6,11 @@ use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 use crate::{DOCUMENT_PROBE_ID, MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
 fn policy() -> FetchPolicy {
-    FetchPolicy { max_body_bytes: MAX_BODY_BYTES, accept: Some("application/json".to_string()), ..FetchPolicy::default() }
+    FetchPolicy {
+        max_body_bytes: MAX_BODY_BYTES,
+        accept: Some("application/json".to_string()),
+        ..FetchPolicy::default()
+    }
 }
 
 /// The NodeInfo discovery probe (id and suffix `nodeinfo`).

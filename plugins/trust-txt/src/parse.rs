@@ -95,7 +95,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
         let variable = variable.trim().to_ascii_lowercase();
         let value = value.trim();
         let Some(known) = KNOWN.iter().copied().find(|k| *k == variable) else {
-            reader.report.warn(codes::UNKNOWN_VARIABLE, format!("unknown variable {variable:?}"), Some(Locator::Line(n)));
+            reader.report.warn(
+                codes::UNKNOWN_VARIABLE,
+                format!("unknown variable {variable:?}"),
+                Some(Locator::Line(n)),
+            );
             continue;
         };
         records += 1;
@@ -105,7 +109,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             continue;
         }
         if !reader.seen.insert((known, value.to_string())) {
-            reader.report.warn(codes::DUPLICATE_RECORD, format!("{known}={value} repeats an earlier record"), Some(Locator::Line(n)));
+            reader.report.warn(
+                codes::DUPLICATE_RECORD,
+                format!("{known}={value} repeats an earlier record"),
+                Some(Locator::Line(n)),
+            );
             continue;
         }
         reader.record(known, value, n);
@@ -116,7 +124,10 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     }
     report.fact("records", records);
     report.fact("comments", comments);
-    report.fact("variables", serde_json::Value::Object(counts.into_iter().map(|(k, v)| (k.to_string(), v.into())).collect()));
+    report.fact(
+        "variables",
+        serde_json::Value::Object(counts.into_iter().map(|(k, v)| (k.to_string(), v.into())).collect()),
+    );
     report
 }
 
@@ -145,14 +156,22 @@ impl Reader {
         let loc = Some(Locator::Line(n));
         match variable {
             "contact" => {
-                let v = if !value.contains(':') && value.contains('@') { format!("mailto:{value}") } else { value.to_string() };
+                let v = if !value.contains(':') && value.contains('@') {
+                    format!("mailto:{value}")
+                } else {
+                    value.to_string()
+                };
                 let v = Url::parse(&v).map(|u| u.to_string()).unwrap_or(v);
                 self.report.candidate(Candidate::new(CandidateKind::Contact, "contact", v, loc));
             }
             "datatrainingallowed" => {
                 let v = value.to_ascii_lowercase();
                 if v != "yes" && v != "no" {
-                    self.report.warn(codes::INVALID_DATATRAINING, format!("datatrainingallowed={value} is neither yes nor no"), loc);
+                    self.report.warn(
+                        codes::INVALID_DATATRAINING,
+                        format!("datatrainingallowed={value} is neither yes nor no"),
+                        loc,
+                    );
                     return;
                 }
                 match &self.training {
@@ -176,15 +195,23 @@ impl Reader {
 
     fn url_record(&mut self, variable: &'static str, value: &str, n: u32) {
         let loc = Some(Locator::Line(n));
-        let has_scheme = value.split_once("://").is_some_and(|(s, _)| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
+        let has_scheme = value
+            .split_once("://")
+            .is_some_and(|(s, _)| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
         if !has_scheme {
             let Ok(u) = Url::parse(&format!("https://{value}")) else {
                 self.report.error(codes::INVALID_URL, format!("{variable}={value} is not a URL"), loc);
                 return;
             };
-            self.report.warn(codes::MISSING_SCHEME, format!("{variable}={value} has no scheme: a URL is expected"), loc.clone());
+            self.report.warn(
+                codes::MISSING_SCHEME,
+                format!("{variable}={value} has no scheme: a URL is expected"),
+                loc.clone(),
+            );
             if let Some(h) = u.host() {
-                self.report.candidate(Candidate::new(CandidateKind::Host, variable, Host::from(h).name(), loc).with_flag("invalid"));
+                self.report.candidate(
+                    Candidate::new(CandidateKind::Host, variable, Host::from(h).name(), loc).with_flag("invalid"),
+                );
             }
             return;
         }

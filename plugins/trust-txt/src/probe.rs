@@ -33,11 +33,7 @@ impl WellKnownProbe for TrustTxtProbe {
     }
 
     fn policy(&self) -> FetchPolicy {
-        FetchPolicy {
-            max_body_bytes: MAX_BODY_BYTES,
-            accept: Some("text/plain".to_string()),
-            ..FetchPolicy::default()
-        }
+        FetchPolicy { max_body_bytes: MAX_BODY_BYTES, accept: Some("text/plain".to_string()), ..FetchPolicy::default() }
     }
 
     fn locations(&self, target: &Target) -> Vec<Url> {

@@ -30,7 +30,10 @@ fn relations_are_the_variables_located_by_line() {
     let r = named("trusttxt_christianpaquin_github_io");
     assert!(r.valid(), "{:?}", r.errors);
     let first = r.candidates.first().expect("belongto");
-    assert_eq!((first.kind(), first.relation(), first.value()), (CandidateKind::Origin, "belongto", "https://www.microsoft.com"));
+    assert_eq!(
+        (first.kind(), first.relation(), first.value()),
+        (CandidateKind::Origin, "belongto", "https://www.microsoft.com")
+    );
     assert_eq!(first.locator(), Some(Locator::Line(4)));
     let social: Vec<_> = r.candidates.iter().filter(|c| c.relation() == "social").map(|c| c.locator()).collect();
     assert_eq!(social.first(), Some(&Some(Locator::Line(5))));

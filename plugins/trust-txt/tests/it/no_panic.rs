@@ -5,9 +5,32 @@ use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const FRAGMENTS: &[&str] = &[
-    "belongto=", "member=", "control=", "controlledby=", "social=", "contact=", "vendor=", "customer=",
-    "disclosure=", "datatrainingallowed=", "x=", "https://a.example/", "a.example/*", "mailto:a@b", "a@b",
-    "yes", "no", "http://[::1", "://", "#", " ", "\n", "\r\n", "=", "\u{feff}", "é",
+    "belongto=",
+    "member=",
+    "control=",
+    "controlledby=",
+    "social=",
+    "contact=",
+    "vendor=",
+    "customer=",
+    "disclosure=",
+    "datatrainingallowed=",
+    "x=",
+    "https://a.example/",
+    "a.example/*",
+    "mailto:a@b",
+    "a@b",
+    "yes",
+    "no",
+    "http://[::1",
+    "://",
+    "#",
+    " ",
+    "\n",
+    "\r\n",
+    "=",
+    "\u{feff}",
+    "é",
 ];
 
 fn meta(truncated: bool) -> FetchMeta {
