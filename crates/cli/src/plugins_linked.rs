@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 16] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 17] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -20,6 +20,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 16] {
         &wellknown_host_meta::HostMetaProbe,
         &wellknown_host_meta_json::HostMetaJsonProbe,
         &wellknown_nodeinfo::NodeinfoProbe,
+        &wellknown_nodeinfo::NodeinfoDocumentProbe,
         &wellknown_trust_txt::TrustTxtProbe,
         &wellknown_did_json::DidJsonProbe,
         &wellknown_did_configuration_json::DidConfigurationJsonProbe,
@@ -46,6 +47,7 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "host-meta.json",
     "jwks",
     "nodeinfo",
+    "nodeinfo-document",
     "oauth-authorization-server",
     "openid-configuration",
     "robots",
