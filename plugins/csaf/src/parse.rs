@@ -3,9 +3,9 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
-use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report, Severity};
 
 use crate::codes;
 
@@ -19,6 +19,15 @@ pub const ROLES: [&str; 3] = ["csaf_publisher", "csaf_provider", "csaf_trusted_p
 const CATEGORIES: [&str; 6] = ["coordinator", "discoverer", "other", "translator", "user", "vendor"];
 const TLP_LABELS: [&str; 5] = ["UNLABELED", "WHITE", "GREEN", "AMBER", "RED"];
 const MAX_ITEMS: usize = 256;
+
+/// The document as JSON: its media types and a top-level object.
+const RULES: JsonRules = JsonRules {
+    accepts: |m| m.essence == "application/json",
+    wrong_media_type: |raw, _| format!("Content-Type {:?} is not application/json", raw.unwrap_or("")),
+    top_level: TopLevel::Object,
+    wrong_top_level: |found| format!("expected a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Interprets a CSAF provider-metadata.json fetched as described by `meta`.
 ///
@@ -41,33 +50,21 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             None,
         );
     }
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.essence == "application/json" => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.warn(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        _ => report.warn(
-            shared::INVALID_CONTENT_TYPE,
-            format!("Content-Type {:?} is not application/json", meta.content_type.as_deref().unwrap_or("")),
-            None,
-        ),
-    }
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    // A wrong media type is a warning: section 7.1.7 names no media type requirement.
+    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
+        d.severity = Severity::Warning;
         report.push(d);
     }
-    let Some(value) = parsed.value else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
-    let Some(obj) = value.as_object() else {
-        report.error(shared::NOT_JSON_OBJECT, format!("expected a JSON object, found {}", type_name(&value)), at(""));
+    let doc = read_document(body, &RULES);
+    for d in doc.diagnostics {
+        report.push(d);
+    }
+    let Some(Value::Object(obj)) = &doc.value else {
         report.kind = "invalid".to_string();
         return report;
     };
     read(&mut report, meta, obj);
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
         let Some(o) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "csaf_provider_metadata");
         read(&mut scratch, meta, o);

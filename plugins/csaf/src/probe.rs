@@ -1,6 +1,7 @@
 //! The registered probe: where `/.well-known/csaf` lives and how it is fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
@@ -14,21 +15,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CsafProbe;
 
+impl CsafProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "CSAF provider metadata: advisory distributions, ROLIE feeds and OpenPGP keys of a CSAF publisher",
+        spec: "OASIS CSAF 2.0, section 7.1.7",
+        page: "csaf",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for CsafProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "CSAF provider metadata: advisory distributions, ROLIE feeds and OpenPGP keys of a CSAF publisher"
-    }
-
-    fn spec(&self) -> &'static str {
-        "OASIS CSAF 2.0, section 7.1.7"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

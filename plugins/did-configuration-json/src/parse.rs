@@ -11,9 +11,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
-use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Timestamp};
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Severity, Timestamp};
 use wellknown_did_json::DidWeb;
 
 use crate::codes;
@@ -30,6 +30,15 @@ pub const FOLLOW_UP_ROLE: &str = "linked_did";
 
 /// Most `linked_dids` entries read.
 const MAX_ENTRIES: usize = 256;
+
+/// The document as JSON: its media types and a top-level object.
+const RULES: JsonRules = JsonRules {
+    accepts: |m| m.is_json(),
+    wrong_media_type: |raw, _| format!("Content-Type {:?} is not application/json", raw.unwrap_or("")),
+    top_level: TopLevel::Object,
+    wrong_top_level: |found| format!("expected a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Interprets a DID Configuration resource fetched as described by `meta`.
 ///
@@ -55,33 +64,21 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             None,
         );
     }
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.is_json() => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.warn(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        _ => report.warn(
-            shared::INVALID_CONTENT_TYPE,
-            format!("Content-Type {:?} is not application/json", meta.content_type.as_deref().unwrap_or("")),
-            None,
-        ),
-    }
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    // A wrong media type is a warning: section 3.1 names no media type requirement.
+    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
+        d.severity = Severity::Warning;
         report.push(d);
     }
-    let Some(value) = parsed.value else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
-    let Some(obj) = value.as_object() else {
-        report.error(shared::NOT_JSON_OBJECT, format!("expected a JSON object, found {}", type_name(&value)), at(""));
+    let doc = read_document(body, &RULES);
+    for d in doc.diagnostics {
+        report.push(d);
+    }
+    let Some(Value::Object(obj)) = &doc.value else {
         report.kind = "invalid".to_string();
         return report;
     };
     read(&mut report, meta, obj, true);
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
         let Some(o) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "did_configuration");
         read(&mut scratch, meta, o, false);

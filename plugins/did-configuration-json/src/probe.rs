@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/did-configuration.json` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -14,21 +14,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DidConfigurationJsonProbe;
 
+impl DidConfigurationJsonProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "DIF DID Configuration: Domain Linkage Credentials linking the origin to DIDs",
+        spec: "DIF Well Known DID Configuration 1.0",
+        page: "did-configuration-json",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for DidConfigurationJsonProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "DIF DID Configuration: Domain Linkage Credentials linking the origin to DIDs"
-    }
-
-    fn spec(&self) -> &'static str {
-        "DIF Well Known DID Configuration 1.0"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -36,13 +36,6 @@ impl WellKnownProbe for DidConfigurationJsonProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/json".to_string()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -54,7 +47,9 @@ impl WellKnownProbe for DidConfigurationJsonProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use url::Url;
     use wellknown_core::Origin;
+    use wellknown_core::Target;
 
     #[test]
     fn locations_and_registration() {

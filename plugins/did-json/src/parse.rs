@@ -3,10 +3,10 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
-use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
-use wellknown_oauth_authorization_server::jwks::{THUMBPRINT_URN_PREFIX, jwk_thumbprint};
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Severity};
+use wellknown_oauth_metadata::jwks::{THUMBPRINT_URN_PREFIX, jwk_thumbprint};
 
 use crate::codes;
 use crate::did_web::{DidWeb, did_for_origin};
@@ -17,6 +17,20 @@ pub const MAX_BODY_BYTES: u64 = 256 * 1024;
 
 /// Most URLs read from one map-valued `serviceEndpoint`.
 const MAX_ENDPOINT_URLS: usize = 64;
+
+/// The document as JSON: its media types and a top-level object.
+const RULES: JsonRules = JsonRules {
+    accepts: |m| matches!(m.essence.as_str(), "application/did+json" | "application/did+ld+json" | "application/json"),
+    wrong_media_type: |raw, _| {
+        format!(
+            "Content-Type {:?} is not application/did+json, application/did+ld+json or application/json (DID Core 1.0 section 6)",
+            raw.unwrap_or("")
+        )
+    },
+    top_level: TopLevel::Object,
+    wrong_top_level: |found| format!("a DID document is a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Interprets a did:web DID document fetched as described by `meta`.
 ///
@@ -41,40 +55,21 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     if meta.url.scheme() != "https" {
         report.error(shared::INSECURE_TRANSPORT, "did:web resolves over https only (did:web section 3.2)", None);
     }
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if matches!(m.essence.as_str(), "application/did+json" | "application/did+ld+json" | "application/json") => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.warn(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        _ => report.warn(
-            shared::INVALID_CONTENT_TYPE,
-            format!(
-                "Content-Type {:?} is not application/did+json, application/did+ld+json or application/json (DID Core 1.0 section 6)",
-                meta.content_type.as_deref().unwrap_or("")
-            ),
-            None,
-        ),
-    }
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    // A wrong media type is a warning: DID Core 1.0 section 6 names the media types without a MUST for the server.
+    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
+        d.severity = Severity::Warning;
         report.push(d);
     }
-    let Some(value) = parsed.value else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
-    let Some(obj) = value.as_object() else {
-        report.error(
-            shared::NOT_JSON_OBJECT,
-            format!("a DID document is a JSON object, found {}", type_name(&value)),
-            at(""),
-        );
+    let doc = read_document(body, &RULES);
+    for d in doc.diagnostics {
+        report.push(d);
+    }
+    let Some(Value::Object(obj)) = &doc.value else {
         report.kind = "invalid".to_string();
         return report;
     };
     read(&mut report, meta, obj);
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
         let Some(o) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "did_document");
         read(&mut scratch, meta, o);

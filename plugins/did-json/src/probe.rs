@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/did.json` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -14,21 +14,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DidJsonProbe;
 
+impl DidJsonProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "did:web DID document: keys, service endpoints, linked domains and other identifiers of the host's DID",
+        spec: "did:web Method Specification (W3C CCG), DID Core 1.0",
+        page: "did-json",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for DidJsonProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "did:web DID document: keys, service endpoints, linked domains and other identifiers of the host's DID"
-    }
-
-    fn spec(&self) -> &'static str {
-        "did:web Method Specification (W3C CCG), DID Core 1.0"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -36,13 +36,6 @@ impl WellKnownProbe for DidJsonProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/did+json, application/json".to_string()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -54,7 +47,9 @@ impl WellKnownProbe for DidJsonProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use url::Url;
     use wellknown_core::Origin;
+    use wellknown_core::Target;
 
     #[test]
     fn locations_and_registration() {

@@ -4,11 +4,11 @@
 //! object with optional `subject`, `aliases`, `properties` and `links`, each link an object with
 //! `rel`, `type`, `href`, `template`, `titles`, `properties`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
-use wellknown_core::{FetchMeta, Locator, Report};
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::{FetchMeta, Locator, Report, Severity};
 use wellknown_host_meta::link::{self, Counts, Link};
 
 use crate::codes;
@@ -30,63 +30,52 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     if meta.truncated {
         report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
     }
-    check_media_type(&mut report, meta.content_type.as_deref());
-    let parsed = parse_json_body(body);
-    for d in parsed.diagnostics {
+    // A wrong media type is a warning here: RFC 6415 names application/json without a MUST.
+    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
+        d.severity = Severity::Warning;
         report.push(d);
     }
-    let Some(value) = parsed.value else {
+    let doc = read_document(body, &RULES);
+    for d in doc.diagnostics {
+        report.push(d);
+    }
+    let Some(Value::Object(obj)) = doc.value else {
         report.kind = "invalid".to_string();
         return report;
     };
-    let Some(counts) = read_jrd(&mut report, meta, &value) else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
+    let counts = read_jrd(&mut report, meta, &obj);
     if counts.links == 0 {
         report.warn(codes::NO_LINKS, "the JRD declares no link", at(""));
     }
     report.fact("links", counts.links);
     report.fact("hrefs", counts.hrefs);
     report.fact("templates", counts.templates);
-    for alternate in parsed.alternates {
+    for alternate in doc.alternates {
+        let Some(obj) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "jrd");
-        let _ = read_jrd(&mut scratch, meta, &alternate);
+        let _ = read_jrd(&mut scratch, meta, obj);
         merge_alternate(&mut report, scratch);
     }
     report
 }
 
-/// `invalid_content_type` (warning) unless `application/json` (RFC 6415 appendix A) or
-/// `application/jrd+json` (RFC 7033 section 10.2); `invalid_charset` for a charset other than UTF-8.
-fn check_media_type(report: &mut Report, content_type: Option<&str>) {
-    match content_type.and_then(MediaType::parse) {
-        Some(m) if matches!(m.essence.as_str(), "application/json" | "application/jrd+json") => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.warn(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        _ => report.warn(
-            shared::INVALID_CONTENT_TYPE,
-            format!(
-                "Content-Type {:?} is not application/json (RFC 6415 appendix A) nor application/jrd+json",
-                content_type.unwrap_or("")
-            ),
-            None,
-        ),
-    }
-}
+/// The JRD as a JSON document: `application/json` (RFC 6415 appendix A) or `application/jrd+json`
+/// (RFC 7033 section 10.2), a top-level object.
+const RULES: JsonRules = JsonRules {
+    accepts: |m| matches!(m.essence.as_str(), "application/json" | "application/jrd+json"),
+    wrong_media_type: |raw, _| {
+        format!(
+            "Content-Type {:?} is not application/json (RFC 6415 appendix A) nor application/jrd+json",
+            raw.unwrap_or("")
+        )
+    },
+    top_level: TopLevel::Object,
+    wrong_top_level: |found| format!("a JRD is a JSON object (RFC 6415 appendix A), found {found}"),
+    ..JsonRules::JSON
+};
 
-/// Reads the JRD object; None when `value` is not an object (`not_json_object`).
-fn read_jrd(report: &mut Report, meta: &FetchMeta, value: &Value) -> Option<Counts> {
-    let Some(obj) = value.as_object() else {
-        report.error(
-            shared::NOT_JSON_OBJECT,
-            format!("a JRD is a JSON object (RFC 6415 appendix A), found {}", type_name(value)),
-            at(""),
-        );
-        return None;
-    };
+/// Reads the JRD object.
+fn read_jrd(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) -> Counts {
     match obj.get("subject") {
         Some(Value::String(s)) => report.fact("subject", s.as_str()),
         Some(other) => invalid_member(report, "/subject", "a string", other),
@@ -126,7 +115,7 @@ fn read_jrd(report: &mut Report, meta: &FetchMeta, value: &Value) -> Option<Coun
         }
         Some(other) => invalid_member(report, "/links", "an array of objects", other),
     }
-    Some(counts)
+    counts
 }
 
 fn invalid_member(report: &mut Report, p: &str, want: &str, found: &Value) {

@@ -33,10 +33,10 @@ pub const FOLLOW_UP_ROLE: &str = "nodeinfo";
 /// follows the highest version it supports). Facts: `schemas` (the versions linked, in document order).
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "nodeinfo_discovery");
-    let (parsed, obj) = open(&mut report, body, meta);
+    let (alternates, obj) = open(&mut report, body, meta);
     let Some(obj) = obj else { return report };
     let best = read(&mut report, meta, &obj);
-    for alternate in parsed.alternates {
+    for alternate in alternates {
         let Some(o) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "nodeinfo_discovery");
         let _ = read(&mut scratch, meta, o);

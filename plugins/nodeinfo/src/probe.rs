@@ -1,6 +1,7 @@
 //! The registered probes: where the NodeInfo documents live and how they are fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{DOCUMENT_PROBE_ID, MAX_BODY_BYTES, PROBE_ID, SUFFIX};
@@ -22,32 +23,25 @@ fn policy() -> FetchPolicy {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NodeinfoProbe;
 
+impl NodeinfoProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "NodeInfo discovery: links to the server's NodeInfo documents by schema version",
+        spec: "NodeInfo protocol (nodeinfo.diaspora.software)",
+        page: "nodeinfo",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for NodeinfoProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "NodeInfo discovery: links to the server's NodeInfo documents by schema version"
-    }
-
-    fn spec(&self) -> &'static str {
-        "NodeInfo protocol (nodeinfo.diaspora.software)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
         policy()
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
-        }
     }
 
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
@@ -60,17 +54,21 @@ impl WellKnownProbe for NodeinfoProbe {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NodeinfoDocumentProbe;
 
+impl NodeinfoDocumentProbe {
+    /// What the probe is (no suffix: it reads follow-ups only).
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: DOCUMENT_PROBE_ID,
+        suffix: None,
+        summary: "NodeInfo document: the server's software name and version, protocols, services and usage",
+        spec: "NodeInfo schema 1.0-2.2 (nodeinfo.diaspora.software)",
+        page: "nodeinfo",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for NodeinfoDocumentProbe {
-    fn id(&self) -> &'static str {
-        DOCUMENT_PROBE_ID
-    }
-
-    fn summary(&self) -> &'static str {
-        "NodeInfo document: the server's software name and version, protocols, services and usage"
-    }
-
-    fn spec(&self) -> &'static str {
-        "NodeInfo schema 1.0-2.2 (nodeinfo.diaspora.software)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn runs_on_origin(&self) -> bool {

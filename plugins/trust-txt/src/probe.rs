@@ -1,6 +1,7 @@
 //! The registered probe: where `/.well-known/trust.txt` lives and how it is fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
@@ -15,21 +16,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TrustTxtProbe;
 
+impl TrustTxtProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "JournalList trust.txt: associations, members, controlled sites, social accounts, vendors and customers an organisation declares",
+        spec: "JournalList trust.txt reference document",
+        page: "trust-txt",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for TrustTxtProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "JournalList trust.txt: associations, members, controlled sites, social accounts, vendors and customers an organisation declares"
-    }
-
-    fn spec(&self) -> &'static str {
-        "JournalList trust.txt reference document"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use url::Url;
 use wellknown_conformance::generate::json_value;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 fn meta(truncated: bool) -> FetchMeta {
@@ -15,7 +16,7 @@ fn meta(truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_csaf::interpret(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_csaf::CsafProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
@@ -25,7 +26,7 @@ proptest! {
         &["canonical_url", "distributions", "directory_url", "rolie", "feeds", "tlp_label", "url", "public_openpgp_keys", "fingerprint", "publisher", "role", "services", "categories"],
     )) {
         let body = serde_json::to_vec(&v).unwrap();
-        let r = wellknown_csaf::interpret(&body, &meta(false));
+        let r = check_interpret(&wellknown_csaf::CsafProbe, &body, &meta(false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const FRAGMENTS: &[&str] = &[
@@ -33,7 +34,7 @@ fn meta(truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_host_meta::interpret(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_host_meta::HostMetaProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_host_meta::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -41,7 +42,7 @@ proptest! {
     #[test]
     fn fragments_never_panic(parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..24)) {
         let body = parts.concat();
-        let r = wellknown_host_meta::interpret(body.as_bytes(), &meta(false));
+        let r = check_interpret(&wellknown_host_meta::HostMetaProbe, body.as_bytes(), &meta(false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_host_meta::PROBE_ID);
     }
 }

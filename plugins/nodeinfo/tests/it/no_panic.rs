@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use url::Url;
 use wellknown_conformance::generate::json_value;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 fn meta(truncated: bool) -> FetchMeta {
@@ -15,9 +16,9 @@ fn meta(truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_nodeinfo::interpret(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_nodeinfo::NodeinfoProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
-        let r = wellknown_nodeinfo::interpret_document(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_nodeinfo::NodeinfoDocumentProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
@@ -27,7 +28,7 @@ proptest! {
         &["links", "rel", "href", "version", "software", "name", "repository", "protocols", "inbound", "usage", "users", "metadata"],
     )) {
         let body = serde_json::to_vec(&v).unwrap();
-        let _ = wellknown_nodeinfo::interpret(&body, &meta(false));
-        let _ = wellknown_nodeinfo::interpret_document(&body, &meta(false));
+        check_interpret(&wellknown_nodeinfo::NodeinfoProbe, &body, &meta(false)).map_err(TestCaseError::fail)?;
+        check_interpret(&wellknown_nodeinfo::NodeinfoDocumentProbe, &body, &meta(false)).map_err(TestCaseError::fail)?;
     }
 }

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 const FRAGMENTS: &[&str] = &[
@@ -43,7 +44,7 @@ fn meta(truncated: bool) -> FetchMeta {
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
-        let r = wellknown_trust_txt::interpret(&body, &meta(truncated));
+        let r = check_interpret(&wellknown_trust_txt::TrustTxtProbe, &body, &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_trust_txt::PROBE_ID);
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
@@ -51,7 +52,7 @@ proptest! {
     #[test]
     fn records_never_panic(parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..48), truncated in any::<bool>()) {
         let body = parts.concat();
-        let r = wellknown_trust_txt::interpret(body.as_bytes(), &meta(truncated));
+        let r = check_interpret(&wellknown_trust_txt::TrustTxtProbe, body.as_bytes(), &meta(truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }
