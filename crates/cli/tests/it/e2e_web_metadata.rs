@@ -44,11 +44,17 @@ fn scan_registry() -> Vec<Value> {
     records
 }
 
-/// The first sighting of the candidate (`kind`, `relation`, `value`).
+/// The sighting of the candidate (`kind`, `relation`, `value`): its `candidate` record, or the
+/// `evidence` record of a later sighting when another document declared the value first.
 fn candidate<'a>(records: &'a [Value], kind: &str, relation: &str, value: &str) -> &'a Value {
     records
         .iter()
-        .find(|r| r["type"] == "candidate" && r["kind"] == kind && r["relation"] == relation && r["value"] == value)
+        .find(|r| {
+            (r["type"] == "candidate" || r["type"] == "evidence")
+                && r["kind"] == kind
+                && r["relation"] == relation
+                && r["value"] == value
+        })
         .unwrap_or_else(|| panic!("no {kind} {relation} {value}"))
 }
 
