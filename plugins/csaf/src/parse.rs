@@ -88,14 +88,14 @@ fn read(report: &mut Report, meta: &FetchMeta, obj: &Map<String, Value>) {
             report.error(codes::MISSING_MEMBER, format!("no {name} member (CSAF 2.0 section 7.1.7)"), at(""));
         }
     }
-    if let Some(url) = url_member(report, obj.get("canonical_url"), "/canonical_url", "canonical_url", true) {
-        if url != meta.url {
-            report.warn(
-                codes::CANONICAL_URL_MISMATCH,
-                format!("canonical_url {url} is not the URL this document was fetched from ({})", meta.url),
-                at("/canonical_url"),
-            );
-        }
+    if let Some(url) = url_member(report, obj.get("canonical_url"), "/canonical_url", "canonical_url", true)
+        && url != meta.url
+    {
+        report.warn(
+            codes::CANONICAL_URL_MISMATCH,
+            format!("canonical_url {url} is not the URL this document was fetched from ({})", meta.url),
+            at("/canonical_url"),
+        );
     }
     let role = obj.get("role").and_then(Value::as_str);
     match obj.get("role") {
