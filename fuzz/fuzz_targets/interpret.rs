@@ -17,6 +17,12 @@ use wellknown_apple_app_site_association as _;
 use wellknown_assetlinks as _;
 use wellknown_change_password as _;
 use wellknown_jwks_json as _;
+use wellknown_csaf as _;
+use wellknown_did_configuration_json as _;
+use wellknown_did_json as _;
+use wellknown_host_meta as _;
+use wellknown_host_meta_json as _;
+use wellknown_nodeinfo as _;
 use wellknown_oauth_authorization_server as _;
 use wellknown_oauth_protected_resource as _;
 use wellknown_openid_configuration as _;
@@ -25,6 +31,7 @@ use wellknown_robots as _;
 use wellknown_security_txt as _;
 use wellknown_sitemap as _;
 use wellknown_uma2_configuration as _;
+use wellknown_trust_txt as _;
 
 const MEDIA: [Option<&str>; 6] = [
     None,

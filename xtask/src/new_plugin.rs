@@ -554,20 +554,22 @@ mod tests {
         let version = crate::dist::workspace_version(&toml).unwrap();
         let toml = toml.replacen(&format!("version = \"{version}\""), "version = \"0.0.0-xtask-scaffold\"", 1);
         std::fs::write(&manifest, toml).unwrap();
-        let done = scaffold(tmp.path(), "host-meta.json", false).unwrap();
-        assert_eq!(done.names.package, "wellknown-host-meta-json");
+        // A registered suffix with a dot that no plugin claims (host-meta.json, the earlier example, has
+        // one since issue 17).
+        let done = scaffold(tmp.path(), "gpc.json", false).unwrap();
+        assert_eq!(done.names.package, "wellknown-gpc-json");
         assert!(done.warnings.is_empty(), "{:?}", done.warnings);
-        assert!(scaffold(tmp.path(), "host-meta.json", false).is_err(), "a second scaffold is refused");
+        assert!(scaffold(tmp.path(), "gpc.json", false).is_err(), "a second scaffold is refused");
         let not_registered = Names::new("not-a-registered-suffix").unwrap();
         assert_eq!(not_registered.dir, "not-a-registered-suffix");
         let linked = std::fs::read_to_string(tmp.path().join("crates/cli/src/plugins_linked.rs")).unwrap();
-        assert!(linked.contains("&wellknown_host_meta_json::HostMetaJsonProbe,"));
-        assert!(linked.contains("\"host-meta.json\","));
+        assert!(linked.contains("&wellknown_gpc_json::GpcJsonProbe,"));
+        assert!(linked.contains("\"gpc.json\","));
 
         let target = crate::dist::target_dir(&root);
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let out = std::process::Command::new(cargo)
-            .args(["test", "--offline", "-p", "wellknown-host-meta-json"])
+            .args(["test", "--offline", "-p", "wellknown-gpc-json"])
             .env("CARGO_TARGET_DIR", &target)
             .env_remove("CARGO_MAKEFLAGS")
             .current_dir(tmp.path())

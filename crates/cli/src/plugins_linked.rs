@@ -9,7 +9,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 22] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -25,6 +25,14 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
         &wellknown_uma2_configuration::Uma2ConfigurationProbe,
         &wellknown_openid_federation::OpenidFederationProbe,
         &wellknown_agent_card_json::AgentCardJsonProbe,
+        &wellknown_host_meta::HostMetaProbe,
+        &wellknown_host_meta_json::HostMetaJsonProbe,
+        &wellknown_nodeinfo::NodeinfoProbe,
+        &wellknown_nodeinfo::NodeinfoDocumentProbe,
+        &wellknown_trust_txt::TrustTxtProbe,
+        &wellknown_did_json::DidJsonProbe,
+        &wellknown_did_configuration_json::DidConfigurationJsonProbe,
+        &wellknown_csaf::CsafProbe,
     ]
 }
 
@@ -41,8 +49,15 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "apple-app-site-association",
     "assetlinks",
     "change-password",
+    "csaf",
+    "did-configuration.json",
+    "did.json",
+    "host-meta",
+    "host-meta.json",
     "jwks",
     "jwks.json",
+    "nodeinfo",
+    "nodeinfo-document",
     "oauth-authorization-server",
     "oauth-protected-resource",
     "openid-configuration",
@@ -50,6 +65,7 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "robots",
     "security.txt",
     "sitemap",
+    "trust.txt",
     "uma2-configuration",
 ];
 

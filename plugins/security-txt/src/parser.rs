@@ -92,6 +92,9 @@ struct Field {
     line: u32,
 }
 
+/// The probe that reads a provider-metadata.json a `CSAF` field points to (plugin `csaf`).
+pub const CSAF_PROBE: &str = "csaf";
+
 fn at(line: u32) -> Option<Locator> {
     Some(Locator::Line(line))
 }
@@ -440,6 +443,14 @@ fn check_fields(report: &mut Capped, meta: &FetchMeta, fields: &[Field]) {
                 }
                 if kind == FieldName::Canonical {
                     canonicals.push((u.clone(), f.line));
+                }
+                if kind == FieldName::Csaf
+                    && u.path().ends_with("/provider-metadata.json")
+                    && matches!(u.scheme(), "http" | "https")
+                {
+                    // The provider metadata is another probe's document (CSAF 2.0 section 7.1.8):
+                    // a follow-up, which the engine applies scope and its visited set to.
+                    report.follow_up(CSAF_PROBE, u.clone(), "csaf");
                 }
                 if kind == FieldName::Csaf && !u.path().ends_with("/provider-metadata.json") {
                     report.error(

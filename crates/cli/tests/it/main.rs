@@ -29,4 +29,5 @@ mod e2e_security_txt;
 mod e2e_sitemap;
 mod e2e_unreachable;
 mod e2e_verification;
+mod e2e_web_metadata;
 mod e2e_workers;

@@ -269,6 +269,15 @@ fn csaf_must_point_to_provider_metadata() {
 }
 
 #[test]
+fn csaf_provider_metadata_is_a_follow_up_for_the_csaf_probe() {
+    let r = run(&format!(
+        "{GOOD}CSAF: https://example.com/.well-known/csaf/provider-metadata.json\nCSAF: https://example.com/csaf/index.html\n"
+    ));
+    let follow_ups: Vec<_> = r.follow_ups.iter().map(|f| (f.probe.as_str(), f.url.as_str(), f.role.as_str())).collect();
+    assert_eq!(follow_ups, [("csaf", "https://example.com/.well-known/csaf/provider-metadata.json", "csaf")]);
+}
+
+#[test]
 fn not_a_uri_keeps_the_contact() {
     let r = run("Contact: security [at] example [dot] com\nContact:\nExpires: 2027-06-30T23:00:00Z\n");
     assert_eq!(errors(&r), vec!["not_a_uri", "not_a_uri"]);

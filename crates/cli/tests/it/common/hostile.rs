@@ -26,6 +26,20 @@ pub const PROBE_PATHS: [&str; 15] = [
     "/sitemap.xml",
 ];
 
+/// The origin probes whose locations are [`PROBE_PATHS`] (with `jwks`, which reads follow-ups only):
+/// what [`scan`] selects when a test names no `--probe`.
+pub const HOSTILE_PROBES: [&str; 9] = [
+    "robots",
+    "sitemap",
+    "security.txt",
+    "openid-configuration",
+    "oauth-authorization-server",
+    "jwks",
+    "assetlinks",
+    "apple-app-site-association",
+    "change-password",
+];
+
 /// One run of `wellknown scan`.
 pub struct Scan {
     /// Exit code.
@@ -41,6 +55,13 @@ pub struct Scan {
 /// summary line are on standard error).
 pub fn scan(args: &[&str]) -> Scan {
     let mut all = vec!["scan", "--no-store", "--allow-private", "--rate", "0"];
+    // The probes of PROBE_PATHS, unless the test selects its own: the hostile tests count requests
+    // and documents per probe, so a plugin added later must not change what they scan.
+    if !args.contains(&"--probe") {
+        for p in HOSTILE_PROBES {
+            all.extend(["--probe", p]);
+        }
+    }
     all.extend_from_slice(args);
     let out = super::wellknown(&all);
     Scan {

@@ -1,0 +1,62 @@
+//! The registered probe: where `/.well-known/did.json` lives and how it is fetched.
+
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
+
+use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
+
+/// The `did.json` probe (suffix `did.json`).
+///
+/// * Origin targets: `<origin>/.well-known/did.json`.
+/// * URL targets (follow-ups handed to this probe): the URL itself.
+///
+/// Redirects are followed (up to 5, every hop recorded); body cap [`MAX_BODY_BYTES`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DidJsonProbe;
+
+impl DidJsonProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "did:web DID document: keys, service endpoints, linked domains and other identifiers of the host's DID",
+        spec: "did:web Method Specification (W3C CCG), DID Core 1.0",
+        page: "did-json",
+        codes: crate::codes::ALL,
+    };
+}
+
+impl WellKnownProbe for DidJsonProbe {
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
+    }
+
+    fn policy(&self) -> FetchPolicy {
+        FetchPolicy {
+            max_body_bytes: MAX_BODY_BYTES,
+            accept: Some("application/did+json, application/json".to_string()),
+            ..FetchPolicy::default()
+        }
+    }
+
+    fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
+        crate::interpret(body, meta)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use url::Url;
+    use wellknown_core::Origin;
+    use wellknown_core::Target;
+
+    #[test]
+    fn locations_and_registration() {
+        let origin = Origin::parse_target("https://a.example:8443").unwrap();
+        let urls = DidJsonProbe.locations(&Target::origin(origin));
+        assert_eq!(urls, vec![Url::parse("https://a.example:8443/.well-known/did.json").unwrap()]);
+        let p = wellknown_core::probe_by_id(PROBE_ID).expect("registered with inventory");
+        assert_eq!(p.suffix(), Some("did.json"));
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of `wellknown_host_meta`: one test binary for the crate (one link, not one per file).
+
+mod conformance;
+mod no_panic;
+mod parse;
