@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 10] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -17,6 +17,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 9] {
         &wellknown_assetlinks::AssetLinksProbe,
         &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
         &wellknown_change_password::ChangePasswordProbe,
+        &wellknown_mta_sts_txt::MtaStsTxtProbe,
     ]
 }
 
@@ -33,6 +34,7 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "assetlinks",
     "change-password",
     "jwks",
+    "mta-sts.txt",
     "oauth-authorization-server",
     "openid-configuration",
     "robots",
