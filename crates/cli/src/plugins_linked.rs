@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 10] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 12] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -18,6 +18,8 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 10] {
         &wellknown_apple_app_site_association::AppleAppSiteAssociationProbe,
         &wellknown_change_password::ChangePasswordProbe,
         &wellknown_mta_sts_txt::MtaStsTxtProbe,
+        &wellknown_matrix::MatrixServerProbe,
+        &wellknown_matrix::MatrixClientProbe,
     ]
 }
 
@@ -34,6 +36,8 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "assetlinks",
     "change-password",
     "jwks",
+    "matrix-client",
+    "matrix-server",
     "mta-sts.txt",
     "oauth-authorization-server",
     "openid-configuration",
