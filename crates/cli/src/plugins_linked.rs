@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 12] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 13] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -20,6 +20,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 12] {
         &wellknown_mta_sts_txt::MtaStsTxtProbe,
         &wellknown_matrix::MatrixServerProbe,
         &wellknown_matrix::MatrixClientProbe,
+        &wellknown_webauthn::WebauthnProbe,
     ]
 }
 
@@ -44,6 +45,7 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "robots",
     "security.txt",
     "sitemap",
+    "webauthn",
 ];
 
 #[cfg(test)]
