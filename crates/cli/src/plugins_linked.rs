@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 13] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -21,6 +21,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 13] {
         &wellknown_matrix::MatrixServerProbe,
         &wellknown_matrix::MatrixClientProbe,
         &wellknown_webauthn::WebauthnProbe,
+        &wellknown_related_website_set_json::RelatedWebsiteSetJsonProbe,
     ]
 }
 
@@ -42,6 +43,7 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "mta-sts.txt",
     "oauth-authorization-server",
     "openid-configuration",
+    "related-website-set.json",
     "robots",
     "security.txt",
     "sitemap",

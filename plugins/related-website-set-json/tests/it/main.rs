@@ -1,0 +1,6 @@
+//! Integration tests of `wellknown_related_website_set_json`: one test binary for the crate (one link,
+//! not one per file).
+
+mod conformance;
+mod docs;
+mod no_panic;
