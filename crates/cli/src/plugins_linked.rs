@@ -6,7 +6,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 15] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -22,6 +22,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 14] {
         &wellknown_matrix::MatrixClientProbe,
         &wellknown_webauthn::WebauthnProbe,
         &wellknown_related_website_set_json::RelatedWebsiteSetJsonProbe,
+        &wellknown_api_catalog::ApiCatalogProbe,
     ]
 }
 
@@ -34,6 +35,7 @@ pub fn link_all() {
 
 /// Probe ids the binary must register, sorted.
 pub const EXPECTED_PROBES: &[&str] = &[
+    "api-catalog",
     "apple-app-site-association",
     "assetlinks",
     "change-password",
