@@ -12,14 +12,19 @@ use url::Url;
 use wellknown_core::{FetchMeta, RedirectHop, Timestamp, WellKnownProbe, probes};
 
 // Link every plugin so its `inventory` registration is collected.
+use wellknown_api_catalog as _;
 use wellknown_apple_app_site_association as _;
 use wellknown_assetlinks as _;
 use wellknown_change_password as _;
+use wellknown_matrix as _;
+use wellknown_mta_sts_txt as _;
 use wellknown_oauth_authorization_server as _;
 use wellknown_openid_configuration as _;
+use wellknown_related_website_set_json as _;
 use wellknown_robots as _;
 use wellknown_security_txt as _;
 use wellknown_sitemap as _;
+use wellknown_webauthn as _;
 
 const MEDIA: [Option<&str>; 6] = [
     None,
