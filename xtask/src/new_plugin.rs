@@ -1,10 +1,13 @@
 //! `cargo xtask new-plugin <suffix>`: scaffolds a probe crate for an RFC 8615 well-known suffix and
 //! wires it into the workspace (see `docs/plugin-guide.md`).
 //!
-//! Writes `plugins/<dir>/` (Cargo.toml; `src/{lib,probe,parse,codes}.rs` with the probe registered
-//! by `inventory::submit!` and a pure line-based `interpret` to replace; `tests/it/parse.rs` on a
-//! fixture in `tests/data/`, `tests/it/no_panic.rs`, `tests/it/docs.rs`) and `docs/plugins/<dir>.md`, then
-//! edits the root `Cargo.toml` (`members`, `[workspace.dependencies]`), `crates/cli/Cargo.toml` and
+//! Writes `plugins/<dir>/` in the layout every plugin has ([`PLUGIN_LAYOUT`]): Cargo.toml;
+//! `src/{lib,probe,parse,codes}.rs` with the probe's `const ProbeInfo`, registered by
+//! `inventory::submit!` in `lib.rs`, and a pure line-based `interpret` to replace; `tests/it/main.rs`
+//! with `parse.rs` on a fixture in `tests/data/`, `conformance.rs` on a case it writes under
+//! `tests/conformance/wellknown/`, and `no_panic.rs` (the shared report invariants); and
+//! `docs/plugins/<dir>.md`. Then it edits, with `toml_edit` (comments and layout kept), the root
+//! `Cargo.toml` (`members`, `[workspace.dependencies]`) and `crates/cli/Cargo.toml`, and
 //! `crates/cli/src/plugins_linked.rs` (the `linked()` array and `EXPECTED_PROBES`).
 //!
 //! Refuses a suffix that is not a `segment-nz` (RFC 3986 section 3.3, required by RFC 8615 section
@@ -14,8 +17,16 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use toml_edit::{Array, DocumentMut, InlineTable, Item, Key, Table, Value};
 
 use crate::iana;
+
+/// The files every plugin crate has, relative to `plugins/<dir>/` (the scaffold writes them; a test
+/// checks every plugin keeps them): the crate root with the `inventory` registration, the probe, its
+/// codes, and one integration test binary with the no-panic property test. Each plugin also has its
+/// parser (`src/parse.rs`, or model and parser files of its own names).
+pub const PLUGIN_LAYOUT: &[&str] =
+    &["Cargo.toml", "src/lib.rs", "src/probe.rs", "src/codes.rs", "tests/it/main.rs", "tests/it/no_panic.rs"];
 
 /// Every name derived from a suffix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,6 +179,10 @@ pub fn scaffold(root: &Path, suffix: &str, force: bool) -> anyhow::Result<Scaffo
     let linked = link_probe(&std::fs::read_to_string(&linked_path)?, &names)?;
 
     let files = render(&names, &reference, &registry);
+    let base = PathBuf::from("plugins").join(&names.dir);
+    if let Some(missing) = PLUGIN_LAYOUT.iter().find(|f| !files.iter().any(|(p, _)| *p == base.join(f))) {
+        bail!("the templates write no {missing}, which every plugin has (PLUGIN_LAYOUT)");
+    }
     let mut created = Vec::new();
     for (rel, text) in &files {
         let path = root.join(rel);
@@ -210,11 +225,13 @@ pub fn render(n: &Names, reference: &str, registry: &str) -> Vec<(PathBuf, Strin
             .replace("{{Camel}}", &n.camel)
             .replace("{{relation}}", &n.snake)
             .replace("{{kind}}", &n.snake)
+            .replace("{{snake}}", &n.snake)
             .replace("{{fixture}}", &fixture)
             .replace("{{registry}}", registry)
             .replace("{{reference}}", reference)
     };
     let base = PathBuf::from("plugins").join(&n.dir);
+    let cases = PathBuf::from("tests/conformance/wellknown");
     let t = |name: &str| -> &'static str {
         match name {
             "Cargo.toml" => include_str!("../templates/plugin/Cargo.toml.tmpl"),
@@ -225,7 +242,9 @@ pub fn render(n: &Names, reference: &str, registry: &str) -> Vec<(PathBuf, Strin
             "test_main" => include_str!("../templates/plugin/test_main.rs.tmpl"),
             "test_parse" => include_str!("../templates/plugin/test_parse.rs.tmpl"),
             "test_no_panic" => include_str!("../templates/plugin/test_no_panic.rs.tmpl"),
-            "test_docs" => include_str!("../templates/plugin/test_docs.rs.tmpl"),
+            "test_conformance" => include_str!("../templates/plugin/test_conformance.rs.tmpl"),
+            "case_input" => include_str!("../templates/plugin/case.input.tmpl"),
+            "case_meta" => include_str!("../templates/plugin/case.meta.json.tmpl"),
             "fixture" => include_str!("../templates/plugin/fixture.txt.tmpl"),
             _ => include_str!("../templates/plugin/doc.md.tmpl"),
         }
@@ -239,67 +258,105 @@ pub fn render(n: &Names, reference: &str, registry: &str) -> Vec<(PathBuf, Strin
         (base.join("tests/it/main.rs"), fill(t("test_main"), reference)),
         (base.join("tests/it/parse.rs"), fill(t("test_parse"), reference)),
         (base.join("tests/it/no_panic.rs"), fill(t("test_no_panic"), reference)),
-        (base.join("tests/it/docs.rs"), fill(t("test_docs"), reference)),
+        (base.join("tests/it/conformance.rs"), fill(t("test_conformance"), reference)),
         (base.join("tests/data").join(&fixture), fill(t("fixture"), reference)),
         (PathBuf::from("docs/plugins").join(format!("{}.md", n.dir)), fill(t("doc"), reference)),
+        (cases.join(format!("{}_example.input", n.snake)), fill(t("case_input"), reference)),
+        (cases.join(format!("{}_example.meta.json", n.snake)), fill(t("case_meta"), reference)),
     ]
 }
 
-/// Inserts `"plugins/<dir>",` into the root `members` list, after the last `plugins/` member.
+/// Inserts `"plugins/<dir>"` into the root `members` list, after the last `plugins/` member (one a
+/// line, as the others).
 pub fn add_member(toml: &str, n: &Names) -> anyhow::Result<String> {
-    let entry = format!("\"plugins/{}\"", n.dir);
-    let mut lines: Vec<String> = toml.lines().map(str::to_string).collect();
-    let start = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with("members = ["))
-        .context("no `members = [` in Cargo.toml")?;
-    let end = start + lines.iter().skip(start).position(|l| l.trim() == "]").context("unterminated members list")?;
-    if lines.get(start..end).is_some_and(|m| m.iter().any(|l| l.contains(&entry))) {
-        bail!("{entry} is already a workspace member");
+    let mut doc: DocumentMut = toml.parse().context("parsing the root Cargo.toml")?;
+    let entry = format!("plugins/{}", n.dir);
+    let members: &mut Array = doc
+        .get_mut("workspace")
+        .and_then(|w| w.get_mut("members"))
+        .and_then(Item::as_array_mut)
+        .context("no `members = [...]` in [workspace]")?;
+    if members.iter().any(|m| m.as_str() == Some(entry.as_str())) {
+        bail!("\"{entry}\" is already a workspace member");
     }
-    let at =
-        (start..end).rev().find(|&i| lines[i].trim_start().starts_with("\"plugins/")).map(|i| i + 1).unwrap_or(end);
-    lines.insert(at, format!("    {entry},"));
-    Ok(lines.join("\n") + "\n")
+    let at = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.as_str().is_some_and(|s| s.starts_with("plugins/")))
+        .map(|(i, _)| i + 1)
+        .last()
+        .unwrap_or(members.len());
+    let mut value = Value::from(entry);
+    let decor = members.get(at.saturating_sub(1)).map(|v| v.decor().clone()).unwrap_or_default();
+    *value.decor_mut() = decor;
+    members.insert_formatted(at, value);
+    Ok(doc.to_string())
 }
 
 /// Inserts `wellknown-<dir> = { path = "plugins/<dir>" }` after the last plugin dependency of
 /// `[workspace.dependencies]`.
 pub fn add_workspace_dependency(toml: &str, n: &Names) -> anyhow::Result<String> {
-    let mut lines: Vec<String> = toml.lines().map(str::to_string).collect();
-    if lines.iter().any(|l| l.starts_with(&format!("{} ", n.package))) {
+    let mut doc: DocumentMut = toml.parse().context("parsing the root Cargo.toml")?;
+    let deps = doc
+        .get_mut("workspace")
+        .and_then(|w| w.get_mut("dependencies"))
+        .and_then(Item::as_table_mut)
+        .context("no [workspace.dependencies]")?;
+    if deps.contains_key(&n.package) {
         bail!("{} is already in [workspace.dependencies]", n.package);
     }
-    let last = lines
-        .iter()
-        .rposition(|l| l.starts_with("wellknown-") && l.contains("path = \"plugins/"))
+    let mut path = InlineTable::new();
+    path.insert("path", Value::from(format!("plugins/{}", n.dir)));
+    let is_plugin =
+        |_: &str, item: &Item| item.get("path").and_then(Item::as_str).is_some_and(|p| p.starts_with("plugins/"));
+    insert_after_last(deps, Key::new(n.package.as_str()), Item::Value(Value::InlineTable(path)), is_plugin)
         .context("no `wellknown-* = { path = \"plugins/...\" }` line in [workspace.dependencies]")?;
-    lines.insert(last + 1, format!("{} = {{ path = \"plugins/{}\" }}", n.package, n.dir));
-    Ok(lines.join("\n") + "\n")
+    Ok(doc.to_string())
 }
 
 /// Inserts `wellknown-<dir>.workspace = true` after the cli's last `wellknown-*` dependency.
 pub fn add_cli_dependency(toml: &str, n: &Names) -> anyhow::Result<String> {
-    let mut lines: Vec<String> = toml.lines().map(str::to_string).collect();
-    let line = format!("{}.workspace = true", n.package);
-    if lines.iter().any(|l| l.trim() == line) {
+    let mut doc: DocumentMut = toml.parse().context("parsing crates/cli/Cargo.toml")?;
+    let deps = doc
+        .get_mut("dependencies")
+        .and_then(Item::as_table_mut)
+        .context("no [dependencies] in crates/cli/Cargo.toml")?;
+    if deps.contains_key(&n.package) {
         bail!("crates/cli already depends on {}", n.package);
     }
-    let deps = lines
+    let mut workspace = Table::new();
+    workspace.set_dotted(true);
+    workspace.insert("workspace", toml_edit::value(true));
+    let ours = |key: &str, _: &Item| key.starts_with("wellknown-");
+    if insert_after_last(deps, Key::new(n.package.as_str()), Item::Table(workspace.clone()), ours).is_none() {
+        deps.insert(&n.package, Item::Table(workspace));
+    }
+    Ok(doc.to_string())
+}
+
+/// Inserts `key = item` into `table` right after its last entry for which `after` holds, keeping the
+/// other entries (their comments and formatting) in place. None, and nothing inserted, when no entry
+/// matches.
+fn insert_after_last(table: &mut Table, key: Key, item: Item, after: impl Fn(&str, &Item) -> bool) -> Option<()> {
+    let last = table.iter().enumerate().filter(|(_, (k, v))| after(k, v)).map(|(i, _)| i).last()?;
+    let entries: Vec<(Key, Item)> = table
         .iter()
-        .position(|l| l.trim() == "[dependencies]")
-        .context("no [dependencies] in crates/cli/Cargo.toml")?;
-    let last = lines
-        .iter()
-        .enumerate()
-        .skip(deps)
-        .take_while(|(i, l)| *i == deps || !l.starts_with('['))
-        .filter(|(_, l)| l.starts_with("wellknown-"))
-        .map(|(i, _)| i)
-        .last()
-        .unwrap_or(deps);
-    lines.insert(last + 1, line);
-    Ok(lines.join("\n") + "\n")
+        .map(|(k, _)| k.to_string())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter_map(|k| {
+            let (key, _) = table.get_key_value(&k)?;
+            let key = key.clone();
+            table.remove(&k).map(|v| (key, v))
+        })
+        .collect();
+    for (i, (k, v)) in entries.into_iter().enumerate() {
+        table.insert_formatted(&k, v);
+        if i == last {
+            table.insert_formatted(&key, item.clone());
+        }
+    }
+    Some(())
 }
 
 /// Adds `&<krate>::<Camel>Probe` to the `linked()` array (growing its length) and the probe id to
@@ -397,6 +454,56 @@ mod tests {
         assert!(link_probe(&l, &n).is_err());
     }
 
+    /// Every plugin crate has the layout the scaffold writes ([`PLUGIN_LAYOUT`]), registers its probe
+    /// in `lib.rs`, declares it in a `const ProbeInfo`, and its no-panic test asserts the shared
+    /// report invariants; no plugin keeps a documentation test of its own (the workspace test in
+    /// `crates/cli/src/plugins_linked.rs` checks every probe's codes). The scaffold renders the same.
+    #[test]
+    fn every_plugin_has_the_scaffold_layout() {
+        let n = Names::new("host-meta.json").unwrap();
+        let rendered: Vec<PathBuf> = render(&n, "RFC6415", "permanent").into_iter().map(|(p, _)| p).collect();
+        let base = PathBuf::from("plugins").join(&n.dir);
+        for f in PLUGIN_LAYOUT.iter().chain(&["src/parse.rs"]) {
+            assert!(rendered.contains(&base.join(f)), "the scaffold does not write {f}");
+        }
+        let root = crate::workspace_root();
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("plugins"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        assert!(dirs.len() >= 8, "{dirs:?}");
+        let mut problems = Vec::new();
+        for dir in &dirs {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            for f in PLUGIN_LAYOUT {
+                if !dir.join(f).is_file() {
+                    problems.push(format!("{name}: no {f}"));
+                }
+            }
+            let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+            if !read("src/lib.rs").contains("inventory::submit!") {
+                problems.push(format!("{name}: src/lib.rs does not register the probe"));
+            }
+            if !read("src/probe.rs").contains("pub const INFO: ProbeInfo") {
+                problems.push(format!("{name}: src/probe.rs declares no `const INFO: ProbeInfo`"));
+            }
+            let no_panic = read("tests/it/no_panic.rs");
+            if !no_panic.contains("check_interpret") && !no_panic.contains("check_report") {
+                problems.push(format!("{name}: tests/it/no_panic.rs does not assert the shared invariants"));
+            }
+            if !read("tests/it/main.rs").contains("mod no_panic;") {
+                problems.push(format!("{name}: tests/it/main.rs does not run no_panic"));
+            }
+            if dir.join("tests/it/docs.rs").exists() {
+                problems.push(format!("{name}: tests/it/docs.rs duplicates the workspace documentation test"));
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
     #[test]
     fn rendered_files_have_no_placeholder_left() {
         let n = Names::new("host-meta.json").unwrap();
@@ -472,7 +579,7 @@ mod tests {
         for t in [
             "fixture ... ok",
             "empty_and_invalid_utf8 ... ok",
-            "every_code_is_documented ... ok",
+            "every_case_passes ... ok",
             "interpret_never_panics ... ok",
             "locations_and_registration ... ok",
         ] {

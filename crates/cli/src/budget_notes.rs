@@ -2,7 +2,8 @@
 //! [`MAX_LINES`]; past them, one line counts the rest), so no cap stops work silently.
 
 use indicatif::ProgressBar;
-use wellknown_engine::{BudgetRecord, describe_budget};
+use wellknown_engine::describe_budget;
+use wellknown_records::BudgetRecord;
 
 /// Budget lines written in full before the rest are only counted.
 pub const MAX_LINES: usize = 20;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use wellknown_core::Timestamp;
-use wellknown_engine::Record;
+use wellknown_records::Record;
 use wellknown_store::{Acquired, Lease, ScanId, ScanRow, SqliteStore, Store, UnitRow, UnitState};
 
 use crate::scan_lease::{self, Heartbeat};

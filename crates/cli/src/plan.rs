@@ -145,7 +145,7 @@ impl StoredPlan {
 /// `/.well-known/openid-configuration` or `/.well-known/oauth-authorization-server`), naming the
 /// issuer it belongs to.
 pub fn issuer_identifier(text: &str) -> Result<(Url, bool), String> {
-    use wellknown_oauth_authorization_server::location::{OIDC_SUFFIX, RFC8414_SUFFIX, expected_issuer_from};
+    use wellknown_oauth_metadata::{OIDC_SUFFIX, RFC8414_SUFFIX, expected_issuer_from};
     let mut url = Url::parse(text.trim()).map_err(|e| e.to_string())?;
     if !matches!(url.scheme(), "http" | "https") || !url.has_host() {
         return Err("an issuer identifier is an http(s) URL with a host (https://idp.example/tenant)".into());

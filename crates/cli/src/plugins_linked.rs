@@ -1,7 +1,10 @@
 //! Names every plugin crate in one place so the linker keeps their `inventory` registrations.
 //!
 //! A plugin crate nothing references is dropped by the linker and its probe silently disappears;
-//! [`EXPECTED_PROBES`] is checked against the registry by a test.
+//! [`EXPECTED_PROBES`] is checked against the registry by a test, and so is every registered probe's
+//! share of the probe contract that only the whole workspace can check (rule 7.3 and 12.1): each
+//! code of its `codes::ALL` ([`wellknown_core::WellKnownProbe::codes`]) is on its documentation page,
+//! and it has conformance cases under `tests/conformance/`.
 
 use wellknown_core::WellKnownProbe;
 
@@ -79,5 +82,57 @@ mod tests {
                 p.id()
             );
         }
+    }
+
+    /// The workspace root (this crate is `crates/cli`).
+    fn root() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    /// Contract rule 7.3: every code a registered probe declares is documented, backquoted, on its
+    /// page `docs/plugins/<page>.md` (one test for every plugin; a code pattern such as
+    /// `invalid_<member>` is written as such).
+    #[test]
+    fn every_probe_code_is_documented_on_its_page() {
+        link_all();
+        let mut missing = Vec::new();
+        for p in wellknown_core::probes() {
+            let info = p.info();
+            assert!(!info.codes.is_empty(), "{}: no diagnostic codes declared", p.id());
+            let path = root().join(info.page_path());
+            let page = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {}: {e}", p.id(), path.display()));
+            for code in info.codes {
+                if !page.contains(&format!("`{code}`")) {
+                    missing.push(format!("{} ({})", code, info.page_path()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "codes not documented: {missing:?}");
+    }
+
+    /// Contract rule 12.1: every registered probe has conformance cases, either a directory
+    /// `tests/conformance/<id>/` (robots, sitemap) or `tests/conformance/wellknown/*.meta.json`
+    /// cases whose `doc` is its id. (Each plugin's own conformance test runs them.)
+    #[test]
+    fn every_probe_has_conformance_cases() {
+        link_all();
+        let wellknown = root().join("tests/conformance/wellknown");
+        let mut docs = std::collections::BTreeMap::<String, usize>::new();
+        for entry in std::fs::read_dir(&wellknown).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".meta.json") {
+                let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(entry.path()).unwrap()).unwrap();
+                *docs.entry(meta["doc"].as_str().unwrap_or_default().to_string()).or_default() += 1;
+            }
+        }
+        let mut without = Vec::new();
+        for p in wellknown_core::probes() {
+            let dir = root().join("tests/conformance").join(p.id());
+            let in_dir = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+            if in_dir == 0 && docs.get(p.id()).copied().unwrap_or(0) == 0 {
+                without.push(p.id());
+            }
+        }
+        assert!(without.is_empty(), "probes without conformance cases under tests/conformance: {without:?}");
     }
 }

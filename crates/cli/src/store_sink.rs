@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::mpsc;
 use wellknown_core::Timestamp;
-use wellknown_engine::Record;
+use wellknown_records::Record;
 use wellknown_store::ingest::writes_for;
 use wellknown_store::{ScanId, SqliteStore, Store};
 

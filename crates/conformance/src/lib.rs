@@ -1,5 +1,7 @@
 //! The conformance harness shared by the plugins' tests (a dev-dependency only; nothing in the
-//! product links it), and the property-test generators of the JSON probes ([`generate`]).
+//! product links it), the property-test generators of the JSON probes ([`generate`]), and the
+//! invariants every report must keep, which every plugin's no-panic property test asserts
+//! ([`invariants::check_interpret`]).
 //!
 //! A case of `tests/conformance/wellknown/` is two files: `NAME.input` (the body as served) and
 //! `NAME.meta.json` (`doc`, `url` = the final URL, `redirect_chain` = the URLs requested before it,
@@ -12,6 +14,7 @@
 //! Test code: it panics with a clear message on a missing or malformed case file.
 
 pub mod generate;
+pub mod invariants;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

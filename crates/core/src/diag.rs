@@ -16,6 +16,16 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    /// `error` or `warning`, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// Where in a document a diagnostic or candidate comes from.
 ///
 /// Serialised externally tagged: `{"line": 3}`, `{"json_pointer": "/issuer"}`,

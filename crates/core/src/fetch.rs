@@ -19,6 +19,21 @@ pub enum Method {
     Head,
 }
 
+impl Method {
+    /// `GET` or `HEAD`, as sent and serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+        }
+    }
+
+    /// Parses `GET` or `HEAD` (as [`Method::as_str`] writes them).
+    pub fn parse(s: &str) -> Option<Method> {
+        [Method::Get, Method::Head].into_iter().find(|m| m.as_str() == s)
+    }
+}
+
 /// How a document must be fetched: redirect policy, size cap, media types.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FetchPolicy {

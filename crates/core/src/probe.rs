@@ -107,29 +107,113 @@ pub enum OriginOrder {
     Concurrent,
 }
 
+/// What a probe is, declared once as a `const` (`docs/probe-contract.md`, section 1): the
+/// [`WellKnownProbe`] methods [`id`](WellKnownProbe::id), [`suffix`](WellKnownProbe::suffix),
+/// [`summary`](WellKnownProbe::summary), [`spec`](WellKnownProbe::spec),
+/// [`codes`](WellKnownProbe::codes) and the default [`locations`](WellKnownProbe::locations) read it.
+///
+/// ```
+/// use wellknown_core::probe::ProbeInfo;
+///
+/// const INFO: ProbeInfo = ProbeInfo {
+///     id: "change-password",
+///     suffix: Some("change-password"),
+///     summary: "Change password URL: where a password manager sends a user to change their password",
+///     spec: "W3C A Well-Known URL for Changing Passwords",
+///     page: "change-password",
+///     codes: &["served_at_well_known", "insecure_transport"],
+/// };
+/// assert_eq!(INFO.page_path(), "docs/plugins/change-password.md");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbeInfo {
+    /// Stable probe id (`robots`, `sitemap`, `security.txt`, ...): lower case, `[a-z0-9._-]`, unique
+    /// among registered probes, never changed once published (contract rule 1.2).
+    pub id: &'static str,
+    /// The RFC 8615 well-known suffix the probe reads at `/.well-known/<suffix>` (a `segment-nz`,
+    /// RFC 3986 section 3.3), or None for documents elsewhere (robots.txt, sitemaps, JWK Sets).
+    pub suffix: Option<&'static str>,
+    /// One line saying what the document is.
+    pub summary: &'static str,
+    /// The specification the probe implements (`RFC 9309`, `OpenID Connect Discovery 1.0`).
+    pub spec: &'static str,
+    /// The stem of the probe's documentation page, `docs/plugins/<page>.md` (the plugin directory:
+    /// `security-txt` for `security.txt`; `oauth-authorization-server` for `jwks`, which that crate
+    /// also registers).
+    pub page: &'static str,
+    /// Every diagnostic code the probe can emit, shared ones included (the plugin's `codes::ALL`,
+    /// contract rule 7.3). A code built at run time from a member name is listed as its pattern,
+    /// `invalid_<member>`: see [`code_listed`].
+    pub codes: &'static [&'static str],
+}
+
+impl ProbeInfo {
+    /// The probe's documentation page relative to the workspace root: `docs/plugins/<page>.md`.
+    pub fn page_path(&self) -> String {
+        format!("docs/plugins/{}.md", self.page)
+    }
+}
+
+/// True when `code` is one of `listed`, either as is or through a pattern entry: `prefix<name>`
+/// (angle brackets at the end) stands for `prefix` followed by one or more characters of
+/// `[a-z0-9_.]` (`invalid_<member>` covers `invalid_jwks_uri`).
+pub fn code_listed(listed: &[&str], code: &str) -> bool {
+    listed.iter().any(|entry| match entry.find('<') {
+        Some(at) if entry.ends_with('>') => entry.get(..at).is_some_and(|prefix| {
+            code.strip_prefix(prefix).is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
+            })
+        }),
+        _ => *entry == code,
+    })
+}
+
 /// A plugin that interprets one kind of document published at a predictable location.
+///
+/// A probe declares what it is once, in a `const` [`ProbeInfo`] returned by
+/// [`info`](WellKnownProbe::info); everything else has a default: locations from the suffix, the
+/// default fetch policy, concurrent with the other probes of an origin, no issuer units, and a
+/// [`run`](WellKnownProbe::run) that tries each location until a 2xx. A probe implements at least
+/// `info` and [`interpret`](WellKnownProbe::interpret).
 ///
 /// Guarantees a probe must keep (checked by tests in each plugin):
 /// * [`interpret`](WellKnownProbe::interpret) is pure: no I/O, no clock reads, no panics on any input,
 ///   bounded work and memory for any input size up to the policy's cap;
 /// * every candidate is normalised and carries a locator where the format has one;
-/// * a document that fails to parse still yields every candidate that could be read before the failure.
+/// * a document that fails to parse still yields every candidate that could be read before the failure;
+/// * every diagnostic code it emits is listed in [`ProbeInfo::codes`].
 #[async_trait]
 pub trait WellKnownProbe: Send + Sync + 'static {
-    /// Stable probe id (`robots`, `sitemap`, `security.txt`, `openid-configuration`, ...).
-    fn id(&self) -> &'static str;
+    /// What the probe is: id, suffix, summary, specification, documentation page, codes.
+    fn info(&self) -> &'static ProbeInfo;
 
-    /// The RFC 8615 well-known suffix this probe reads (`security.txt`), or None for documents outside
-    /// `/.well-known/` (robots.txt, sitemaps).
-    fn suffix(&self) -> Option<&'static str> {
-        None
+    /// Stable probe id (`robots`, `sitemap`, `security.txt`, `openid-configuration`, ...):
+    /// [`ProbeInfo::id`].
+    fn id(&self) -> &'static str {
+        self.info().id
     }
 
-    /// One line saying what the document is.
-    fn summary(&self) -> &'static str;
+    /// The RFC 8615 well-known suffix this probe reads (`security.txt`), or None for documents outside
+    /// `/.well-known/` (robots.txt, sitemaps): [`ProbeInfo::suffix`].
+    fn suffix(&self) -> Option<&'static str> {
+        self.info().suffix
+    }
 
-    /// The specification the probe implements (`RFC 9309`).
-    fn spec(&self) -> &'static str;
+    /// One line saying what the document is: [`ProbeInfo::summary`].
+    fn summary(&self) -> &'static str {
+        self.info().summary
+    }
+
+    /// The specification the probe implements (`RFC 9309`): [`ProbeInfo::spec`].
+    fn spec(&self) -> &'static str {
+        self.info().spec
+    }
+
+    /// Every diagnostic code the probe can emit (its `codes::ALL`): [`ProbeInfo::codes`].
+    fn codes(&self) -> &'static [&'static str] {
+        self.info().codes
+    }
 
     /// True when the probe runs on every origin of the inventory (false for follow-up-only probes).
     fn runs_on_origin(&self) -> bool {
@@ -156,7 +240,18 @@ pub trait WellKnownProbe: Send + Sync + 'static {
 
     /// Where to look for the document for `target`, in order of preference. The default
     /// [`run`](WellKnownProbe::run) tries them in order and stops at the first 2xx.
-    fn locations(&self, target: &Target) -> Vec<Url>;
+    ///
+    /// Default: for an origin, `<origin>/.well-known/<suffix>` (RFC 8615 section 3, built by
+    /// [`crate::wellknown::url`]) when the probe has a suffix, else nothing; for a URL target (a
+    /// follow-up handed to the probe), that URL.
+    fn locations(&self, target: &Target) -> Vec<Url> {
+        match target {
+            Target::Origin { origin } => {
+                self.suffix().and_then(|suffix| crate::wellknown::url(origin, suffix)).into_iter().collect()
+            }
+            Target::Url { url, .. } => vec![url.clone()],
+        }
+    }
 
     /// Interprets a 2xx response body. Pure.
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report;
@@ -205,4 +300,50 @@ pub async fn fetch_and_interpret<P: WellKnownProbe + ?Sized>(
         probe.interpret_unavailable(&meta)
     };
     Document { probe: probe.id().to_string(), role, meta, report }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Plain;
+    const PLAIN: ProbeInfo = ProbeInfo {
+        id: "plain",
+        suffix: Some("plain.txt"),
+        summary: "a test probe",
+        spec: "none",
+        page: "plain",
+        codes: &["empty_document", "invalid_<member>"],
+    };
+    impl WellKnownProbe for Plain {
+        fn info(&self) -> &'static ProbeInfo {
+            &PLAIN
+        }
+        fn interpret(&self, _body: &[u8], meta: &FetchMeta) -> Report {
+            Report::new(self.id(), &meta.url, "plain")
+        }
+    }
+
+    #[test]
+    fn defaults_read_the_info_and_build_the_well_known_url() {
+        assert_eq!((Plain.id(), Plain.suffix(), Plain.spec()), ("plain", Some("plain.txt"), "none"));
+        assert_eq!(Plain.codes(), ["empty_document", "invalid_<member>"]);
+        let origin = Target::origin(Origin::parse_target("https://a.example:8443").unwrap());
+        let urls: Vec<String> = Plain.locations(&origin).iter().map(Url::to_string).collect();
+        assert_eq!(urls, ["https://a.example:8443/.well-known/plain.txt"]);
+        let url = Url::parse("https://b.example/x.txt").unwrap();
+        let follow = Target::Url { url: url.clone(), role: "include".into(), declared_by: vec![] };
+        assert_eq!(Plain.locations(&follow), vec![url]);
+        assert_eq!(PLAIN.page_path(), "docs/plugins/plain.md");
+    }
+
+    #[test]
+    fn code_patterns() {
+        let listed = ["empty_document", "invalid_<member>"];
+        assert!(code_listed(&listed, "empty_document"));
+        assert!(code_listed(&listed, "invalid_jwks_uri"));
+        assert!(!code_listed(&listed, "invalid_"));
+        assert!(!code_listed(&listed, "invalid_Jwks"));
+        assert!(!code_listed(&listed, "missing_issuer"));
+    }
 }

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use crate::config::ScanConfig;
-use crate::record::BudgetRecord;
-use crate::unit::UnitKind;
+use wellknown_records::BudgetRecord;
+use wellknown_records::UnitKind;
 
 /// A per-unit cap or budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

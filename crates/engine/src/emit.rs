@@ -11,10 +11,10 @@ use crate::budget::Budget;
 use crate::compact::Prepared;
 use crate::context::ScanContext;
 use crate::engine::Engine;
-use crate::record::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, Record};
 use crate::schedule::UnitRun;
 use crate::shared::{Shared, lock};
 use crate::verify;
+use wellknown_records::{CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, Record};
 
 /// Flag of the candidates of a document whose answer matched its origin's answer for a random
 /// path (`calibrate.rs`): recorded, never verified, revealing nothing.
@@ -91,7 +91,7 @@ impl Engine {
             }
             if catch_all {
                 t.documents_catch_all += 1;
-            } else if crate::record::recognised(ok, report, !candidates.is_empty()) {
+            } else if wellknown_records::recognised(ok, report, !candidates.is_empty()) {
                 t.documents_recognised += 1;
             }
             if redirected_out {

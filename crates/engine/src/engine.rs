@@ -14,10 +14,11 @@ use crate::config::ScanConfig;
 use crate::context::{Net, ScanContext, Via};
 use crate::frontier::Known;
 use crate::progress::Progress;
-use crate::record::{OriginRecord, Record, Summary};
 use crate::shared::{Shared, lock};
 use crate::transport::{Clock, Transport};
-use crate::unit::{RunPlan, Unit, UnitKind};
+use crate::unit::RunPlan;
+use wellknown_records::{OriginRecord, Record, Summary};
+use wellknown_records::{Unit, UnitKind};
 
 pub use crate::emit::{CATCH_ALL_CODE, CATCH_ALL_FLAG, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION};
 
@@ -45,7 +46,7 @@ pub struct ScanOutcome {
 
 impl ScanOutcome {
     /// True when the scan found something: a document its probe recognised as one of its kind
-    /// (see [`crate::recognised`]; every candidate comes from such a document unless the
+    /// (see [`wellknown_records::recognised`]; every candidate comes from such a document unless the
     /// document was a soft 404). Soft-404 HTML pages, 404s and failures alone are nothing.
     pub fn found_something(&self) -> bool {
         self.summary.documents_recognised > 0

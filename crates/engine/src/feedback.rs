@@ -10,7 +10,7 @@
 use url::Url;
 use wellknown_core::{CandidateKind, Host, Origin};
 
-use crate::unit::UnitTarget;
+use wellknown_records::UnitTarget;
 
 /// The units `value` (a candidate of `kind`) reveals.
 pub(crate) fn revealed(kind: CandidateKind, value: &str) -> Vec<UnitTarget> {

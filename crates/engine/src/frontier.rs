@@ -9,10 +9,10 @@ use wellknown_core::CandidateKind;
 use crate::budget::Budget;
 use crate::engine::Engine;
 use crate::feedback;
-use crate::record::{InventoryRecord, Record};
 use crate::schedule::UnitRun;
 use crate::shared::{Shared, lock};
-use crate::unit::{Unit, UnitKind, UnitTarget};
+use wellknown_records::{InventoryAction, InventoryRecord, Record};
+use wellknown_records::{Unit, UnitKind, UnitTarget};
 
 /// What the frontier knows about a unit.
 pub(crate) enum Known {
@@ -90,13 +90,13 @@ impl Engine {
                 let mut f = lock(&shared.frontier);
                 let key = unit.key();
                 let fresh = if !in_scope {
-                    (Known::OutOfScope, "out_of_scope")
+                    (Known::OutOfScope, InventoryAction::OutOfScope)
                 } else if unit.depth > self.config.depth {
-                    (Known::Beyond, "beyond_depth")
+                    (Known::Beyond, InventoryAction::BeyondDepth)
                 } else if over_budget.is_some() {
-                    (Known::OverBudget, "over_budget")
+                    (Known::OverBudget, InventoryAction::OverBudget)
                 } else {
-                    (Known::Scheduled, "queued")
+                    (Known::Scheduled, InventoryAction::Queued)
                 };
                 if f.known.contains_key(&key) && f.earlier.get(&key) == Some(&run.label) {
                     // Reported by this unit in an earlier run of this resumed scan: reported again
@@ -107,12 +107,12 @@ impl Engine {
                     let decided = match f.known.get(&key) {
                         Some(Known::Scheduled | Known::OutOfScope) => None,
                         Some(Known::Beyond) if unit.depth > self.config.depth => None,
-                        Some(Known::OverBudget) if fresh.1 != "queued" => None,
+                        Some(Known::OverBudget) if fresh.1 != InventoryAction::Queued => None,
                         _ => Some(fresh),
                     };
                     decided.map(|(known, action)| {
                         f.known.insert(key, known);
-                        if action == "queued" {
+                        if action == InventoryAction::Queued {
                             f.push(unit.clone());
                         }
                         action
@@ -121,11 +121,11 @@ impl Engine {
             };
             let Some(action) = action else { continue };
             match action {
-                "queued" => {
+                InventoryAction::Queued => {
                     run.revealed += 1;
                     run.revealed_in_document += 1;
                 }
-                "over_budget" => {
+                InventoryAction::OverBudget => {
                     if let Some(b) = over_budget {
                         run.spent.skip(b, 1);
                     }
@@ -144,7 +144,7 @@ impl Engine {
                 action,
             };
             let _ = out.send(Record::Inventory(rec)).await;
-            if action == "queued" {
+            if action == InventoryAction::Queued {
                 self.progress.known(1, true);
                 shared.wake.notify_one();
             }

@@ -22,7 +22,12 @@
 //! diagnostics, candidates, inventory, verification), so a consumer that stores records in order
 //! knows a unit is complete when it sees its `origin` record.
 //!
+//! The records and the units they name are `wellknown-records`' (the output contract): the engine
+//! produces them, it does not define them.
+//!
 //! [`WellKnownProbe`]: wellknown_core::WellKnownProbe
+//! [`Record`]: wellknown_records::Record
+//! [`DocumentRecord::not_attempted`]: wellknown_records::DocumentRecord::not_attempted
 
 mod budget;
 mod calibrate;
@@ -35,7 +40,6 @@ mod feedback;
 mod frontier;
 mod progress;
 mod reach;
-mod record;
 pub mod registered;
 pub mod robots;
 mod schedule;
@@ -50,11 +54,6 @@ pub use budget::describe as describe_budget;
 pub use config::ScanConfig;
 pub use engine::{CATCH_ALL_CODE, CATCH_ALL_FLAG, Engine, PRIVATE_ADDRESS_FLAG, REDIRECT_RELATION, ScanOutcome};
 pub use progress::{Progress, ProgressSnapshot};
-pub use record::{
-    BudgetRecord, CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord,
-    Record, Summary, VerificationRecord, VhostRecord, recognised,
-};
 pub use robots::{RobotsGate, RobotsRules};
 pub use transport::{Clock, InScope, SystemClock, Transport};
-pub use unit::{Revealed, RunPlan, Unit, UnitKind, UnitTarget};
-pub use verify::VerifyStatus;
+pub use unit::{Revealed, RunPlan};

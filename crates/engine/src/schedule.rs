@@ -32,10 +32,10 @@ use crate::compact::{Prepared, prepare};
 use crate::context::ScanContext;
 use crate::emit::add_failure;
 use crate::engine::Engine;
-use crate::record::{OriginRecord, Record};
 use crate::shared::{Shared, Visit, VisitKey, VisitOutcome, VisitWatch, lock};
-use crate::unit::{Unit, UnitTarget};
 use crate::verifier::Verifier;
+use wellknown_records::{OriginRecord, Record};
+use wellknown_records::{Unit, UnitTarget};
 
 /// Something the unit will fetch.
 enum Queued {

@@ -17,9 +17,9 @@ use wellknown_core::{CandidateKind, FetchMeta};
 use crate::calibrate::Calibration;
 use crate::context::Via;
 use crate::frontier::Frontier;
-use crate::record::{Summary, VerificationRecord};
-use crate::unit::UnitKind;
 use crate::verify;
+use wellknown_records::UnitKind;
+use wellknown_records::{Summary, VerificationRecord};
 
 /// A unit's identity: its kind and label.
 pub(crate) type UnitKey = (UnitKind, String);

@@ -16,9 +16,9 @@ use wellknown_core::CandidateKind;
 
 use crate::budget::{Budget, Spent};
 use crate::context::ScanContext;
-use crate::record::Record;
 use crate::shared::{Shared, UnitKey, lock};
 use crate::verify;
+use wellknown_records::Record;
 
 /// The verification state of one unit.
 pub(crate) struct Verifier {

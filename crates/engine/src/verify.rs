@@ -20,96 +20,11 @@
 //! verdicts of URLs whose origin this unit already found unreachable or too slow (`reach.rs`): the
 //! failure class of the request that found it and a message `not attempted: …`, nothing sent.
 
-use serde::Serialize;
 use url::Url;
 use wellknown_core::{CandidateKind, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Method, Timestamp};
 
 use crate::context::ScanContext;
-use crate::record::VerificationRecord;
-
-/// A verification verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VerifyStatus {
-    /// 2xx.
-    Alive,
-    /// 404 or 410.
-    Gone,
-    /// 401 or 403.
-    AuthRequired,
-    /// The URL redirects (the first hop's target is recorded).
-    Redirect,
-    /// Another status (400, 429, 5xx, a 405 to GET too, ...).
-    Error,
-    /// Name resolution failed (`dns_nxdomain`, `dns_no_answer`, `dns_failure`).
-    Dns,
-    /// The connection failed (`connect_refused`, `connect_timeout`, `connect`).
-    Connect,
-    /// The TLS handshake failed.
-    Tls,
-    /// No complete response in time (`timeout`, `slow_transfer`).
-    Timeout,
-    /// Another failure (`protocol`, `body_too_large`, `unsupported_url`, `rate_limited` refused
-    /// without a request).
-    Failure,
-    /// Outside the scan scope: never requested (what `wellknown candidates` shows for out-of-scope
-    /// values; the scan emits no verification record for them).
-    OutOfScope,
-    /// `--obey-robots` and the URL's robots.txt disallows it for this scanner: not requested.
-    DisallowedByRobots,
-    /// The URL's host resolves only to addresses the private-address rule refuses (loopback,
-    /// private, link-local, metadata) and `--allow-private` is off: nothing was sent. Says nothing
-    /// about whether the URL answers. (A redirect into such an address is `redirect`.)
-    PrivateAddress,
-    /// Not requested: the per-unit verification budget was spent (no record is emitted for these;
-    /// the unit's `origin` record counts them).
-    Skipped,
-}
-
-impl VerifyStatus {
-    /// Every status, in declaration order.
-    pub const ALL: [VerifyStatus; 14] = [
-        VerifyStatus::Alive,
-        VerifyStatus::Gone,
-        VerifyStatus::AuthRequired,
-        VerifyStatus::Redirect,
-        VerifyStatus::Error,
-        VerifyStatus::Dns,
-        VerifyStatus::Connect,
-        VerifyStatus::Tls,
-        VerifyStatus::Timeout,
-        VerifyStatus::Failure,
-        VerifyStatus::OutOfScope,
-        VerifyStatus::DisallowedByRobots,
-        VerifyStatus::PrivateAddress,
-        VerifyStatus::Skipped,
-    ];
-
-    /// The `snake_case` name used in records, the store and `--status`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VerifyStatus::Alive => "alive",
-            VerifyStatus::Gone => "gone",
-            VerifyStatus::AuthRequired => "auth_required",
-            VerifyStatus::Redirect => "redirect",
-            VerifyStatus::Error => "error",
-            VerifyStatus::Dns => "dns",
-            VerifyStatus::Connect => "connect",
-            VerifyStatus::Tls => "tls",
-            VerifyStatus::Timeout => "timeout",
-            VerifyStatus::Failure => "failure",
-            VerifyStatus::OutOfScope => "out_of_scope",
-            VerifyStatus::DisallowedByRobots => "disallowed_by_robots",
-            VerifyStatus::PrivateAddress => "private_address",
-            VerifyStatus::Skipped => "skipped",
-        }
-    }
-
-    /// Parses a status name.
-    pub fn parse(s: &str) -> Option<VerifyStatus> {
-        VerifyStatus::ALL.into_iter().find(|v| v.as_str() == s)
-    }
-}
+use wellknown_records::{VerificationRecord, VerifySource, VerifyStatus};
 
 /// True for candidate kinds whose value is a URL the scan verifies.
 pub fn verifiable(kind: CandidateKind) -> bool {
@@ -210,7 +125,7 @@ pub(crate) fn from_document(kind: CandidateKind, value: &str, unit: &str, f: &Fe
         target: f.target.clone(),
         method: Some(Method::Get),
         failure: f.failure.clone(),
-        source: "document",
+        source: VerifySource::Document,
         verified_at: f.at,
     }
 }
@@ -261,7 +176,7 @@ pub(crate) async fn request(
         target,
         method: (sent > 0).then_some(method),
         failure: meta.failure.clone(),
-        source: if sent > 0 { "request" } else { "none" },
+        source: if sent > 0 { VerifySource::Request } else { VerifySource::NotRequested },
         verified_at: meta.fetched_at,
     };
     (record, sent)

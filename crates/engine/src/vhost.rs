@@ -18,9 +18,9 @@ use wellknown_core::{FetchPolicy, FetchRequest, FetchResult, Host, Origin};
 use crate::budget::Budget;
 use crate::context::{ScanContext, Via};
 use crate::engine::Engine;
-use crate::record::{Record, VhostRecord};
 use crate::schedule::UnitRun;
 use crate::shared::{Shared, lock};
+use wellknown_records::{Record, VhostRecord};
 
 /// Body cap of the virtual-host requests (only how the address answers matters).
 const VHOST_MAX_BODY: u64 = 16 * 1024;

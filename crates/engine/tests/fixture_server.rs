@@ -20,8 +20,9 @@ use wellknown_core::{
     Candidate, CandidateKind, Document, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeContext,
     ProbeRegistration, Report, Scope, Target, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Engine, InScope, RunPlan, ScanConfig, SystemClock, Transport, Unit};
+use wellknown_engine::{Engine, InScope, RunPlan, ScanConfig, SystemClock, Transport};
 use wellknown_http::{Fetcher, FetcherConfig};
+use wellknown_records::Unit;
 use wellknown_tests::FixtureServer;
 
 /// Paths every origin is asked for, each its own document; a 2xx body lists URLs (one a line),
@@ -32,14 +33,15 @@ struct PagesProbe;
 
 #[async_trait]
 impl WellKnownProbe for PagesProbe {
-    fn id(&self) -> &'static str {
-        "pages"
-    }
-    fn summary(&self) -> &'static str {
-        "test pages"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "pages",
+            suffix: None,
+            summary: "test pages",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {

@@ -11,7 +11,8 @@ use wellknown_core::{
     Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Origin,
     ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Clock, Engine, OriginRecord, Record, ScanConfig, Transport};
+use wellknown_engine::{Clock, Engine, ScanConfig, Transport};
+use wellknown_records::{OriginRecord, Record};
 
 /// Stands in for OpenID Connect discovery: an origin's or issuer's metadata is at the issuer (its
 /// trailing `/` removed) + `/.well-known/openid-configuration`. Its body is the issuer it
@@ -26,14 +27,15 @@ fn metadata_url(issuer: &Url) -> Url {
 }
 
 impl WellKnownProbe for FakeOidc {
-    fn id(&self) -> &'static str {
-        "openid-configuration"
-    }
-    fn summary(&self) -> &'static str {
-        "test issuer metadata"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "openid-configuration",
+            suffix: None,
+            summary: "test issuer metadata",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn takes_issuer(&self) -> bool {
         true

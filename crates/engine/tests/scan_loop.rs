@@ -11,20 +11,22 @@ use wellknown_core::{
     Candidate, CandidateKind, FetchMeta, FetchRequest, FetchResult, Locator, Origin, ProbeRegistration, Report, Scope,
     Target, Timestamp, WellKnownProbe, inventory,
 };
-use wellknown_engine::{Clock, Engine, Record, ScanConfig, Transport};
+use wellknown_engine::{Clock, Engine, ScanConfig, Transport};
+use wellknown_records::Record;
 
 /// A document listing links: each line `probe url` becomes a follow-up and a `url` candidate.
 struct LinksProbe;
 
 impl WellKnownProbe for LinksProbe {
-    fn id(&self) -> &'static str {
-        "links"
-    }
-    fn summary(&self) -> &'static str {
-        "test probe"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "links",
+            suffix: None,
+            summary: "test probe",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {

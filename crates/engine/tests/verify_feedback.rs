@@ -14,24 +14,23 @@ use wellknown_core::{
     Candidate, CandidateKind, FailureClass, FetchFailure, FetchMeta, FetchRequest, FetchResult, Host, Locator, Method,
     Origin, ProbeRegistration, RedirectHop, Report, Scope, Target, Timestamp, WellKnownProbe, inventory,
 };
-use wellknown_engine::{
-    Clock, Engine, InScope, Record, Revealed, RobotsGate, RobotsRules, RunPlan, ScanConfig, Transport, Unit, UnitKind,
-    VerifyStatus,
-};
+use wellknown_engine::{Clock, Engine, InScope, Revealed, RobotsGate, RobotsRules, RunPlan, ScanConfig, Transport};
+use wellknown_records::{Record, Unit, UnitKind, VerifyStatus};
 
 /// `/decl.txt`: each line `KIND VALUE` becomes a candidate of that kind; `follow URL` also asks for
 /// the URL to be read as a `decl` document.
 struct DeclProbe;
 
 impl WellKnownProbe for DeclProbe {
-    fn id(&self) -> &'static str {
-        "decl"
-    }
-    fn summary(&self) -> &'static str {
-        "test declarations"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "decl",
+            suffix: None,
+            summary: "test declarations",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn locations(&self, target: &Target) -> Vec<Url> {
         match target {
@@ -66,14 +65,15 @@ impl WellKnownProbe for DeclProbe {
 struct FakeRobots;
 
 impl WellKnownProbe for FakeRobots {
-    fn id(&self) -> &'static str {
-        "robots"
-    }
-    fn summary(&self) -> &'static str {
-        "test robots"
-    }
-    fn spec(&self) -> &'static str {
-        "none"
+    fn info(&self) -> &'static wellknown_core::ProbeInfo {
+        &wellknown_core::ProbeInfo {
+            id: "robots",
+            suffix: None,
+            summary: "test robots",
+            spec: "none",
+            page: "none",
+            codes: &[],
+        }
     }
     fn origin_order(&self) -> wellknown_core::OriginOrder {
         wellknown_core::OriginOrder::First
@@ -237,7 +237,9 @@ fn verdicts(records: &[Record]) -> HashMap<String, Verdict> {
     records
         .iter()
         .filter_map(|r| match r {
-            Record::Verification(v) => Some((v.value.clone(), (v.status, v.http_status, v.target.clone(), v.source))),
+            Record::Verification(v) => {
+                Some((v.value.clone(), (v.status, v.http_status, v.target.clone(), v.source.as_str())))
+            }
             _ => None,
         })
         .collect()
@@ -247,7 +249,7 @@ fn inventory_actions(records: &[Record]) -> Vec<(String, &'static str)> {
     records
         .iter()
         .filter_map(|r| match r {
-            Record::Inventory(i) => Some((i.value.clone(), i.action)),
+            Record::Inventory(i) => Some((i.value.clone(), i.action.as_str())),
             _ => None,
         })
         .collect()
@@ -308,7 +310,7 @@ async fn a_verification_refused_by_the_private_address_rule_is_not_a_failed_requ
     net.down.insert("priv.a.example".into(), FailureClass::PrivateAddress);
     let net = Arc::new(net);
     let records = run(Arc::clone(&net), &["a.example"], ScanConfig { depth: 0, ..config(&["a.example"]) }).await;
-    let v: Vec<&wellknown_engine::VerificationRecord> = records
+    let v: Vec<&wellknown_records::VerificationRecord> = records
         .iter()
         .filter_map(|r| match r {
             Record::Verification(v) => Some(v),
@@ -317,7 +319,7 @@ async fn a_verification_refused_by_the_private_address_rule_is_not_a_failed_requ
         .collect();
     assert_eq!(v.len(), 1);
     assert_eq!(
-        (v[0].status, v[0].http_status, v[0].method, v[0].source),
+        (v[0].status, v[0].http_status, v[0].method, v[0].source.as_str()),
         (VerifyStatus::PrivateAddress, None, None, "none")
     );
     assert_eq!(v[0].failure.as_ref().map(|f| f.class), Some(FailureClass::PrivateAddress));
@@ -754,7 +756,7 @@ async fn user_issuers_run_after_origins_as_their_own_units() {
 }
 
 /// The document records of `origin`, in order.
-fn documents_of(records: &[Record], origin: &str) -> Vec<wellknown_engine::DocumentRecord> {
+fn documents_of(records: &[Record], origin: &str) -> Vec<wellknown_records::DocumentRecord> {
     records
         .iter()
         .filter_map(|r| match r {

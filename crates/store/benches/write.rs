@@ -8,7 +8,8 @@
 //! scan's writer thread does. Throughput is in writes (records) per second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use wellknown_core::Timestamp;
+use wellknown_core::{CandidateKind, Method, Timestamp};
+use wellknown_records::{VerifySource, VerifyStatus};
 use wellknown_store::model::{DocumentRow, RelationWrite, VerificationRow, Write};
 use wellknown_store::{SqliteStore, Store};
 
@@ -52,7 +53,7 @@ fn writes() -> Vec<Write> {
                 probe: "sitemap".into(),
                 document_url: url.clone(),
                 relation: "sitemap_loc".into(),
-                kind: "url".into(),
+                kind: CandidateKind::Url,
                 value: format!("https://o{:04}.bench.test/products/item-{n}/details", d % 10),
                 in_scope: Some(true),
                 fetched_at: at,
@@ -64,16 +65,16 @@ fn writes() -> Vec<Write> {
         }
         for i in (0..PER_DOC).step_by(4) {
             out.push(Write::Verification(VerificationRow {
-                kind: "url".into(),
+                kind: CandidateKind::Url,
                 value: format!("https://o{:04}.bench.test/products/item-{}/details", d % 10, d * PER_DOC + i),
                 scan: 0,
-                status: "alive".into(),
+                status: VerifyStatus::Alive,
                 http_status: Some(200),
                 target: None,
-                method: Some("HEAD".into()),
+                method: Some(Method::Head),
                 failure_class: None,
                 failure_message: None,
-                source: "verify".into(),
+                source: VerifySource::Request,
                 verified_at: at,
             }));
         }

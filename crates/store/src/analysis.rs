@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 use wellknown_core::Timestamp;
+use wellknown_records::VerifyStatus;
 
 use crate::confidence::{Declaration, latest_verifications, score_all};
 use crate::model::{DOCUMENT_NODE, DocumentRow, GraphData, NodeRow, ScanId};
@@ -13,7 +14,7 @@ use crate::model::{DOCUMENT_NODE, DocumentRow, GraphData, NodeRow, ScanId};
 pub const UNVERIFIED: &str = "unverified";
 
 /// The status of a value outside the scope (never requested, so never verified).
-pub const OUT_OF_SCOPE: &str = "out_of_scope";
+pub const OUT_OF_SCOPE: &str = VerifyStatus::OutOfScope.as_str();
 
 /// Filters of `wellknown candidates`.
 #[derive(Debug, Clone, Default)]
@@ -79,7 +80,7 @@ pub fn candidates(g: &GraphData, q: &CandidateQuery, now: Timestamp) -> Vec<Cand
         }
         let verdict = verdicts.get(&n.id);
         let status = match verdict {
-            Some(v) => v.row.status.clone(),
+            Some(v) => v.row.status.as_str().to_string(),
             // Out-of-scope values are never requested, so never get a verdict of their own.
             None if n.in_scope == Some(false) => OUT_OF_SCOPE.to_string(),
             None => UNVERIFIED.to_string(),

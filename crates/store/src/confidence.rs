@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use wellknown_core::Timestamp;
+use wellknown_records::VerifyStatus;
 
 use crate::model::{DocumentRow, GraphData, ScanId, StoredVerification};
 
@@ -40,15 +41,23 @@ pub const CORROBORATION_STEP: f64 = 0.1;
 pub const CORROBORATION_MAX: f64 = 0.2;
 
 /// The adjustment a verification verdict makes.
-pub fn verification_delta(status: &str) -> f64 {
+pub fn verification_delta(status: VerifyStatus) -> f64 {
     match status {
-        "alive" => 0.3,
-        "auth_required" => 0.25,
-        "redirect" => 0.15,
-        "error" => 0.05,
-        "gone" => -0.25,
-        "dns" | "connect" | "tls" | "timeout" | "failure" => -0.1,
-        _ => 0.0,
+        VerifyStatus::Alive => 0.3,
+        VerifyStatus::AuthRequired => 0.25,
+        VerifyStatus::Redirect => 0.15,
+        VerifyStatus::Error => 0.05,
+        VerifyStatus::Gone => -0.25,
+        VerifyStatus::Dns
+        | VerifyStatus::Connect
+        | VerifyStatus::Tls
+        | VerifyStatus::Timeout
+        | VerifyStatus::Failure => -0.1,
+        // Nothing was requested: nothing learnt.
+        VerifyStatus::OutOfScope
+        | VerifyStatus::DisallowedByRobots
+        | VerifyStatus::PrivateAddress
+        | VerifyStatus::Skipped => 0.0,
     }
 }
 
@@ -94,7 +103,7 @@ pub struct Scored {
     /// Other documents currently listing the same value.
     pub corroborating: usize,
     /// Latest verification verdict of the value, if any.
-    pub verification: Option<String>,
+    pub verification: Option<VerifyStatus>,
 }
 
 /// Document identity across scans: (probe, requested URL, route).
@@ -166,7 +175,7 @@ pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
         };
         let last_seen = ev.iter().map(|e| e.fetched_at).max().unwrap_or(now);
         let first_seen = ev.iter().map(|e| e.fetched_at).min().unwrap_or(now);
-        let verification = verdicts.get(&r.target).map(|v| v.row.status.clone());
+        let verification = verdicts.get(&r.target).map(|v| v.row.status);
         partial.push((
             r.id,
             r.source,
@@ -210,7 +219,7 @@ fn score(s: &Scored, others: usize, now: Timestamp) -> f64 {
     let age_days = (now.as_second() - s.last_seen.as_second()).max(0) as f64 / 86_400.0;
     let recency = 0.5f64.powf(age_days / HALF_LIFE_DAYS);
     let corroboration = (CORROBORATION_STEP * others as f64).min(CORROBORATION_MAX);
-    let delta = s.verification.as_deref().map_or(0.0, verification_delta);
+    let delta = s.verification.map_or(0.0, verification_delta);
     let v = (base * recency + corroboration + delta).clamp(0.0, 1.0);
     (v * 1000.0).round() / 1000.0
 }
@@ -230,7 +239,7 @@ mod tests {
             last_seen: last,
             first_seen: last,
             corroborating: 0,
-            verification: verification.map(str::to_string),
+            verification: verification.map(|v| VerifyStatus::parse(v).unwrap()),
         };
         score(&s, 0, now)
     }

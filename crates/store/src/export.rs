@@ -212,7 +212,7 @@ fn dot(v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
         let shape = if n.kind == DOCUMENT_NODE { "note" } else { "box" };
         let mut label = format!("{}\n{}", n.kind, n.value);
         if let Some(s) = v.verdicts.get(&n.id) {
-            label.push_str(&format!("\n{}", s.row.status));
+            label.push_str(&format!("\n{}", s.row.status.as_str()));
         }
         if let Some(c) = v.node_confidence.get(&n.id) {
             label.push_str(&format!(" ({c:.2})"));
@@ -273,7 +273,7 @@ fn graphml(v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, r#"      <data key="in_scope">{s}</data>"#)?;
         }
         if let Some(s) = v.verdicts.get(&n.id) {
-            writeln!(out, r#"      <data key="status">{}</data>"#, xml_escape(&s.row.status))?;
+            writeln!(out, r#"      <data key="status">{}</data>"#, xml_escape(s.row.status.as_str()))?;
         }
         if let Some(c) = v.node_confidence.get(&n.id) {
             writeln!(out, r#"      <data key="node_confidence">{c}</data>"#)?;

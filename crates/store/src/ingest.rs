@@ -1,8 +1,8 @@
-//! From the engine's records to store writes (backend-neutral). The store is fed from the same
+//! From the scan's records (`wellknown-records`) to store writes (backend-neutral). The store is fed from the same
 //! records as the JSON Lines output, in the order the engine emits them.
 
 use wellknown_core::Locator;
-use wellknown_engine::{Record, UnitKind};
+use wellknown_records::{Record, Unit, UnitKind};
 
 use crate::model::{DiagnosticWrite, DocumentRow, RelationWrite, UnitRow, UnitState, VerificationRow, VhostRow, Write};
 
@@ -44,7 +44,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
         Record::Diagnostic(d) => vec![Write::Diagnostic(DiagnosticWrite {
             probe: d.probe.clone(),
             document_url: d.document.clone(),
-            severity: json(&d.severity).trim_matches('"').to_string(),
+            severity: d.severity,
             code: d.code.clone(),
             message: d.message.clone(),
             locator: locator(d.locator.as_ref()),
@@ -53,7 +53,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             probe: c.evidence.probe.clone(),
             document_url: c.evidence.document_url.to_string(),
             relation: c.relation.clone(),
-            kind: c.kind.as_str().to_string(),
+            kind: c.kind,
             value: c.value.clone(),
             in_scope: c.in_scope,
             fetched_at: c.evidence.fetched_at,
@@ -66,7 +66,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             probe: e.evidence.probe.clone(),
             document_url: e.evidence.document_url.to_string(),
             relation: e.relation.clone(),
-            kind: e.kind.as_str().to_string(),
+            kind: e.kind,
             value: e.value.clone(),
             in_scope: None,
             fetched_at: e.evidence.fetched_at,
@@ -76,29 +76,24 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             flags: json(&e.flags),
         })],
         Record::Verification(v) => vec![Write::Verification(VerificationRow {
-            kind: v.kind.as_str().to_string(),
+            kind: v.kind,
             value: v.value.clone(),
             scan: 0,
-            status: v.status.as_str().to_string(),
+            status: v.status,
             http_status: v.http_status,
             target: v.target.clone(),
-            method: v.method.map(|m| json(&m).trim_matches('"').to_string()),
+            method: v.method,
             failure_class: v.failure.as_ref().map(|f| f.class.as_str().to_string()),
             failure_message: v.failure.as_ref().map(|f| f.message.clone()),
-            source: v.source.to_string(),
+            source: v.source,
             verified_at: v.verified_at,
         })],
         Record::Inventory(i) => vec![Write::Unit(UnitRow {
-            kind: i.unit.as_str().to_string(),
+            kind: i.unit,
             value: i.value.clone(),
             depth: i.depth,
             revealed_by: Some(i.revealed_by.clone()),
-            state: match i.action {
-                "queued" => UnitState::Pending,
-                "beyond_depth" => UnitState::BeyondDepth,
-                "over_budget" => UnitState::OverBudget,
-                _ => UnitState::OutOfScope,
-            },
+            state: UnitState::revealed(i.action),
             in_scope: i.in_scope,
         })],
         Record::Vhost(v) => vec![Write::Vhost(VhostRow {
@@ -113,7 +108,7 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
             checked_at: v.checked_at,
         })],
         Record::Origin(o) => vec![Write::Unit(UnitRow {
-            kind: o.unit.as_str().to_string(),
+            kind: o.unit,
             value: o.origin.clone(),
             depth: o.depth,
             revealed_by: None,
@@ -126,11 +121,11 @@ pub fn writes_for(record: &Record) -> Vec<Write> {
 }
 
 /// The unit rows of a plan's seeds (state pending), for [`crate::Store::begin_scan`].
-pub fn seed_rows(seeds: &[wellknown_engine::Unit]) -> Vec<UnitRow> {
+pub fn seed_rows(seeds: &[Unit]) -> Vec<UnitRow> {
     seeds
         .iter()
         .map(|u| UnitRow {
-            kind: u.kind().as_str().to_string(),
+            kind: u.kind(),
             value: u.label(),
             depth: u.depth,
             revealed_by: u.revealed_by.clone(),

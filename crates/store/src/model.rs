@@ -5,7 +5,8 @@
 //! them the same way. Rows read back carry the backend's ids only to link rows to each other.
 
 use serde::Serialize;
-use wellknown_core::Timestamp;
+use wellknown_core::{CandidateKind, Method, Severity, Timestamp};
+use wellknown_records::{InventoryAction, UnitKind, VerifySource, VerifyStatus};
 
 /// A scan's id (SQLite `INTEGER PRIMARY KEY`; a PostgreSQL backend would use `bigserial`).
 pub type ScanId = i64;
@@ -33,7 +34,7 @@ pub struct ScanRow {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UnitRow {
     /// `origin` or `issuer`.
-    pub kind: String,
+    pub kind: UnitKind,
     /// The origin (`https://a.example`) or issuer URL.
     pub value: String,
     /// Feedback hops from the targets.
@@ -80,6 +81,17 @@ impl UnitState {
         [UnitState::Pending, UnitState::Done, UnitState::BeyondDepth, UnitState::OutOfScope, UnitState::OverBudget]
             .into_iter()
             .find(|u| u.as_str() == s)
+    }
+
+    /// The state of a unit a document revealed, from its `inventory` record's action: `queued` is
+    /// `pending` (it is scanned in this run), the others keep their name.
+    pub fn revealed(action: InventoryAction) -> UnitState {
+        match action {
+            InventoryAction::Queued => UnitState::Pending,
+            InventoryAction::BeyondDepth => UnitState::BeyondDepth,
+            InventoryAction::OverBudget => UnitState::OverBudget,
+            InventoryAction::OutOfScope => UnitState::OutOfScope,
+        }
     }
 }
 
@@ -150,7 +162,7 @@ pub struct RelationWrite {
     /// Relation name (`robots_disallow`, `sitemap_loc`, ...).
     pub relation: String,
     /// Candidate kind of the value.
-    pub kind: String,
+    pub kind: CandidateKind,
     /// Normalised value.
     pub value: String,
     /// Scope of the value (None: unknown for this sighting, or a kind without a host).
@@ -171,25 +183,25 @@ pub struct RelationWrite {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VerificationRow {
     /// The node's candidate kind.
-    pub kind: String,
+    pub kind: CandidateKind,
     /// The URL.
     pub value: String,
     /// The scan (set by the backend).
     pub scan: ScanId,
     /// Verdict (`alive`, `gone`, `auth_required`, `redirect`, ...).
-    pub status: String,
+    pub status: VerifyStatus,
     /// HTTP status when there was a response.
     pub http_status: Option<u16>,
     /// Redirect target.
     pub target: Option<String>,
     /// `HEAD` or `GET`.
-    pub method: Option<String>,
+    pub method: Option<Method>,
     /// Fetcher failure class.
     pub failure_class: Option<String>,
     /// Failure details.
     pub failure_message: Option<String>,
     /// `request`, `document` or `none`.
-    pub source: String,
+    pub source: VerifySource,
     /// When.
     pub verified_at: Timestamp,
 }
@@ -225,7 +237,7 @@ pub struct DiagnosticWrite {
     /// Final URL of the document.
     pub document_url: String,
     /// `error` or `warning`.
-    pub severity: String,
+    pub severity: Severity,
     /// Stable code.
     pub code: String,
     /// Explanation.

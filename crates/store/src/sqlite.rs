@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
-use wellknown_core::Timestamp;
+use wellknown_core::{CandidateKind, Method, Timestamp};
+use wellknown_records::{UnitKind, VerifySource, VerifyStatus};
 
 use crate::id_cache::IdCache;
 use crate::lease::{self, Acquired, Lease};
@@ -276,7 +277,7 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
             )?
             .execute(params![
                 scan,
-                u.kind,
+                u.kind.as_str(),
                 u.value,
                 u.depth,
                 u.revealed_by,
@@ -338,7 +339,7 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
             )?
             .execute(params![
                 doc,
-                d.severity,
+                d.severity.as_str(),
                 d.code,
                 d.message,
                 d.locator.clone().unwrap_or_default()
@@ -346,7 +347,7 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
         }
         Write::Relation(r) => relation(tx, cache, scan, r)?,
         Write::Verification(v) => {
-            let node = node_id(tx, cache, &v.kind, &v.value, None, &v.verified_at)?;
+            let node = node_id(tx, cache, v.kind.as_str(), &v.value, None, &v.verified_at)?;
             tx.prepare_cached(
                 "INSERT INTO verifications (node_id, scan_id, status, http_status, target, method,
                    failure_class, failure_message, source, verified_at)
@@ -360,13 +361,13 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
             .execute(params![
                 node,
                 scan,
-                v.status,
+                v.status.as_str(),
                 v.http_status,
                 v.target,
-                v.method,
+                v.method.map(Method::as_str),
                 v.failure_class,
                 v.failure_message,
-                v.source,
+                v.source.as_str(),
                 ts(&v.verified_at)
             ])?;
         }
@@ -464,7 +465,7 @@ fn relation(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, r: &Relatio
         )));
     };
     let source = node_id(tx, cache, DOCUMENT_NODE, &r.document_url, None, &r.fetched_at)?;
-    let target = node_id(tx, cache, &r.kind, &r.value, r.in_scope, &r.fetched_at)?;
+    let target = node_id(tx, cache, r.kind.as_str(), &r.value, r.in_scope, &r.fetched_at)?;
     let key = cache.key(&(source, r.relation.as_str(), target));
     let rel = match cache.relations.get(key) {
         Some(id) => id,
@@ -650,6 +651,7 @@ impl Store for SqliteStore {
             let (kind, value, depth, revealed_by, state, in_scope) = row?;
             let state =
                 UnitState::parse(&state).ok_or_else(|| StoreError::new(format!("unknown unit state {state:?}")))?;
+            let kind = UnitKind::parse(&kind).ok_or_else(|| StoreError::new(format!("unknown unit kind {kind:?}")))?;
             out.push(UnitRow { kind, value, depth, revealed_by, state, in_scope });
         }
         Ok(out)
@@ -747,23 +749,38 @@ impl Store for SqliteStore {
         for row in stmt.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
+                (
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(7)?,
+                    r.get::<_, String>(10)?,
+                ),
                 VerificationRow {
-                    kind: r.get(1)?,
+                    kind: CandidateKind::Url,
                     value: r.get(2)?,
                     scan: r.get(3)?,
-                    status: r.get(4)?,
+                    status: VerifyStatus::Alive,
                     http_status: r.get(5)?,
                     target: r.get(6)?,
-                    method: r.get(7)?,
+                    method: None,
                     failure_class: r.get(8)?,
                     failure_message: r.get(9)?,
-                    source: r.get(10)?,
+                    source: VerifySource::Request,
                     verified_at: Timestamp::UNIX_EPOCH,
                 },
                 r.get::<_, String>(11)?,
             ))
         })? {
-            let (node, mut v, at) = row?;
+            let (node, (kind, status, method, source), mut v, at) = row?;
+            v.kind = CandidateKind::parse(&kind)
+                .ok_or_else(|| StoreError::new(format!("unknown candidate kind {kind:?} of a verified node")))?;
+            v.status =
+                VerifyStatus::parse(&status).ok_or_else(|| StoreError::new(format!("unknown verdict {status:?}")))?;
+            v.method = method
+                .map(|m| Method::parse(&m).ok_or_else(|| StoreError::new(format!("unknown verification method {m:?}"))))
+                .transpose()?;
+            v.source = VerifySource::parse(&source)
+                .ok_or_else(|| StoreError::new(format!("unknown verification source {source:?}")))?;
             v.verified_at = parse_ts(&at)?;
             verifications.push(StoredVerification { node, row: v });
         }

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use url::Url;
 use wellknown_core::{CandidateKind, Evidence, Locator, Method, Severity, Timestamp};
-use wellknown_engine::{
-    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryRecord, OriginRecord, Record, UnitKind,
-    VerificationRecord, VerifyStatus,
+use wellknown_records::{
+    CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryAction, InventoryRecord, OriginRecord,
+    Record, UnitKind, VerificationRecord, VerifySource, VerifyStatus,
 };
 use wellknown_store::analysis::{CandidateQuery, candidates, diff};
 use wellknown_store::confidence::{Declaration, score_all};
@@ -77,7 +77,7 @@ fn verdict(kind: CandidateKind, value: &str, status: VerifyStatus, http: Option<
         target: None,
         method: Some(Method::Head),
         failure: None,
-        source: "request",
+        source: VerifySource::Request,
         verified_at: t(at),
     })
 }
@@ -104,7 +104,7 @@ fn writes(records: &[Record]) -> Vec<Write> {
 
 fn seed(value: &str) -> UnitRow {
     UnitRow {
-        kind: "origin".into(),
+        kind: UnitKind::Origin,
         value: value.into(),
         depth: 0,
         revealed_by: None,
@@ -211,7 +211,7 @@ fn unit_states_drive_resume() {
         candidate_kind: CandidateKind::Endpoint,
         candidate_value: "https://api.a.example/token".into(),
         in_scope: true,
-        action: "queued",
+        action: InventoryAction::Queued,
     });
     s.write(id, &writes(&[revealed, done("https://a.example")])).unwrap();
     assert_eq!(s.last_unfinished_scan().unwrap().map(|r| r.id), Some(id));
@@ -605,4 +605,104 @@ fn a_damaged_store_is_refused_by_the_checked_open() {
     assert!(err.contains("damaged") || err.contains("malformed"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing written to it");
     assert!(!wellknown_store::is_sqlite_database(&dir.path().join("missing")));
+}
+
+/// The layering invariants (docs/ARCHITECTURE.md, "Layering invariants"): the store consumes the
+/// records crate and links neither the engine nor tokio, so a reader of the graph or another backend
+/// builds without a scan; the records and core link no runtime either. Asked of cargo itself
+/// (offline, from the lock file), normal dependencies only.
+#[test]
+fn the_store_links_neither_the_engine_nor_tokio() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let tree = |package: &str| -> Vec<String> {
+        let out = std::process::Command::new(&cargo)
+            .args(["tree", "-p", package, "-e", "normal", "--prefix", "none", "--offline", "--locked"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cargo tree -p {package}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect()
+    };
+    let store = tree("wellknown-store");
+    assert!(store.iter().any(|c| c == "wellknown-records"), "{store:?}");
+    for (package, crates) in [("wellknown-store", store), ("wellknown-records", tree("wellknown-records"))] {
+        for banned in ["wellknown-engine", "wellknown-http", "tokio"] {
+            assert!(!crates.iter().any(|c| c == banned), "{package} links {banned}: {crates:?}");
+        }
+    }
+    let core = tree("wellknown-core");
+    for banned in ["tokio", "hyper", "rusqlite"] {
+        assert!(!core.iter().any(|c| c == banned), "wellknown-core links {banned}: {core:?}");
+    }
+}
+
+/// The typed rows store the records' own names: the columns hold exactly the strings the JSON Lines
+/// output has (`issuer`, `beyond_depth`, `warning`, `HEAD`, `none`, `disallowed_by_robots`), and
+/// read back as the same values.
+#[test]
+fn stored_names_are_the_records_names() {
+    use wellknown_core::{FailureClass, FetchFailure};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let mut s = SqliteStore::open(&path).unwrap();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
+    let diagnostic = Record::Diagnostic(DiagnosticRecord {
+        document: ROBOTS.into(),
+        probe: "robots".into(),
+        severity: Severity::Warning,
+        code: "w".into(),
+        message: "m".into(),
+        locator: None,
+    });
+    let revealed = Record::Inventory(InventoryRecord {
+        unit: UnitKind::Issuer,
+        value: "https://login.a.example/t".into(),
+        depth: 2,
+        revealed_by: "https://a.example".into(),
+        candidate_kind: CandidateKind::Issuer,
+        candidate_value: "https://login.a.example/t".into(),
+        in_scope: true,
+        action: InventoryAction::BeyondDepth,
+    });
+    let refused = Record::Verification(VerificationRecord {
+        kind: CandidateKind::Endpoint,
+        value: "https://a.example/private/x".into(),
+        origin: "https://a.example".into(),
+        status: VerifyStatus::DisallowedByRobots,
+        http_status: None,
+        target: None,
+        method: None,
+        failure: Some(FetchFailure { class: FailureClass::RobotsDisallowed, message: "m".into() }),
+        source: VerifySource::NotRequested,
+        verified_at: t(T1),
+    });
+    let head = verdict(CandidateKind::Url, "https://a.example/x", VerifyStatus::Alive, Some(200), T1);
+    s.write(id, &writes(&[doc(ROBOTS, "robots", Some(200), T1), diagnostic, revealed, refused, head])).unwrap();
+
+    let c = rusqlite::Connection::open(&path).unwrap();
+    let one = |sql: &str| -> Vec<String> {
+        let mut stmt = c.prepare(sql).unwrap();
+        let rows = stmt.query_map([], |r| r.get::<_, Option<String>>(0)).unwrap();
+        rows.map(|r| r.unwrap().unwrap_or_else(|| "NULL".into())).collect()
+    };
+    assert_eq!(one("SELECT severity FROM diagnostics"), ["warning"]);
+    assert_eq!(one("SELECT kind || ' ' || state FROM units"), ["issuer beyond_depth"]);
+    assert_eq!(
+        one("SELECT status || ' ' || COALESCE(method, 'NULL') || ' ' || source FROM verifications ORDER BY id"),
+        ["disallowed_by_robots NULL none", "alive HEAD request"]
+    );
+    assert_eq!(one("SELECT kind FROM nodes ORDER BY id"), ["endpoint", "url"]);
+
+    let units = s.units(id).unwrap();
+    assert_eq!((units[0].kind, units[0].state), (UnitKind::Issuer, UnitState::BeyondDepth));
+    let g = s.load().unwrap();
+    let v: Vec<_> = g.verifications.iter().map(|v| (v.row.kind, v.row.status, v.row.method, v.row.source)).collect();
+    assert_eq!(
+        v,
+        [
+            (CandidateKind::Endpoint, VerifyStatus::DisallowedByRobots, None, VerifySource::NotRequested),
+            (CandidateKind::Url, VerifyStatus::Alive, Some(Method::Head), VerifySource::Request),
+        ]
+    );
 }

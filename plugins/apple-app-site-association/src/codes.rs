@@ -45,6 +45,8 @@ pub const ALL: &[&str] = &[
     "invalid_content_type",
     "invalid_charset",
     "invalid_utf8",
+    "not_utf8",
+    "duplicate_member",
     "bom",
     "invalid_json",
     "too_large",

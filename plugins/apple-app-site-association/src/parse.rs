@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, string_items, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, string_items, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::app_id::check_app_id;
@@ -50,21 +50,11 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     }
     report.fact("location", if legacy { "legacy" } else { "well_known" });
     check_transport(&mut report, meta, body.len());
-    check_media_type(&mut report, meta.content_type.as_deref());
-    let parsed = parse_json_body(body).html_as_invalid_json();
-    for d in parsed.diagnostics {
+    let parsed = read_document(body, &AASA_JSON);
+    for d in media_type_diagnostics(meta.content_type.as_deref(), &AASA_JSON).into_iter().chain(parsed.diagnostics) {
         report.push(d);
     }
-    let Some(value) = parsed.value else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
-    let Some(obj) = value.as_object() else {
-        report.error(
-            shared::NOT_JSON_OBJECT,
-            format!("the document must be a JSON object, found {}", type_name(&value)),
-            at(""),
-        );
+    let Some(Value::Object(obj)) = &parsed.value else {
         report.kind = "invalid".to_string();
         return report;
     };
@@ -137,23 +127,18 @@ fn check_transport(report: &mut Report, meta: &FetchMeta, len: usize) {
     }
 }
 
-/// No Content-Type or `application/json` is accepted; anything else is `invalid_content_type`; a
-/// charset other than utf-8 is `invalid_charset`.
-fn check_media_type(report: &mut Report, content_type: Option<&str>) {
-    let Some(raw) = content_type.filter(|c| !c.trim().is_empty()) else { return };
-    match MediaType::parse(raw) {
-        Some(m) if m.essence == "application/json" => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.error(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-        _ => report.error(
-            shared::INVALID_CONTENT_TYPE,
-            format!("Content-Type {raw:?}: the file must be served as application/json (or without a type)"),
-            None,
-        ),
-    }
-}
+/// How the association file is read as JSON: `application/json` or no type at all (Apple accepts
+/// both; `invalid_content_type` otherwise, `invalid_charset` for a charset other than utf-8), a JSON
+/// object, an HTML page reported as `invalid_json`.
+pub const AASA_JSON: JsonRules = JsonRules {
+    absent_ok: true,
+    wrong_media_type: |raw, _| {
+        format!("Content-Type {:?}: the file must be served as application/json (or without a type)", raw.unwrap_or(""))
+    },
+    html_as_invalid_json: true,
+    wrong_top_level: |found| format!("the document must be a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// How many `details` entries use each applinks format.
 #[derive(Debug, Default)]

@@ -1,6 +1,7 @@
 //! The registered probe: where the association file lives and how it must be fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{FETCH_CAP_BYTES, LEGACY_PATH, PROBE_ID, SUFFIX};
@@ -17,21 +18,21 @@ use crate::{FETCH_CAP_BYTES, LEGACY_PATH, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AppleAppSiteAssociationProbe;
 
+impl AppleAppSiteAssociationProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Apple associated domains: apps and universal-link paths a site vouches for",
+        spec: "Apple associated domains",
+        page: "apple-app-site-association",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for AppleAppSiteAssociationProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Apple associated domains: apps and universal-link paths a site vouches for"
-    }
-
-    fn spec(&self) -> &'static str {
-        "Apple associated domains"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, string_items, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, string_items, type_name};
+use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
 use crate::codes;
@@ -43,21 +43,13 @@ const FALLBACK_RELATION: &str = "asset_link";
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "statement_list");
     check_transport(&mut report, meta);
-    check_media_type(&mut report, meta.content_type.as_deref());
-    let parsed = parse_json_body(body).html_as_invalid_json();
-    for d in parsed.diagnostics {
+    let parsed = read_document(body, &STATEMENT_LIST_JSON);
+    for d in
+        media_type_diagnostics(meta.content_type.as_deref(), &STATEMENT_LIST_JSON).into_iter().chain(parsed.diagnostics)
+    {
         report.push(d);
     }
-    let Some(value) = parsed.value else {
-        report.kind = "invalid".to_string();
-        return report;
-    };
-    let Some(statements) = value.as_array() else {
-        report.error(
-            shared::NOT_JSON_ARRAY,
-            format!("a statement list must be a single JSON array, found {}", type_name(&value)),
-            at(""),
-        );
+    let Some(Value::Array(statements)) = &parsed.value else {
         report.kind = "invalid".to_string();
         return report;
     };
@@ -114,26 +106,19 @@ fn check_transport(report: &mut Report, meta: &FetchMeta) {
     }
 }
 
-/// `invalid_content_type` unless `application/json`; `invalid_charset` for a charset other than utf-8.
-fn check_media_type(report: &mut Report, content_type: Option<&str>) {
-    match content_type.and_then(MediaType::parse) {
-        None => report.error(
-            shared::INVALID_CONTENT_TYPE,
-            format!("Content-Type {:?} is not application/json", content_type.unwrap_or("")),
-            None,
-        ),
-        Some(m) if m.essence != "application/json" => report.error(
-            shared::INVALID_CONTENT_TYPE,
-            format!("Content-Type {:?} is not application/json (details.md \"Website\")", m.essence),
-            None,
-        ),
-        Some(m) => {
-            if let Some(msg) = m.json_charset_problem() {
-                report.error(shared::INVALID_CHARSET, msg, None);
-            }
-        }
-    }
-}
+/// How a statement list is read as JSON: `application/json` (`invalid_content_type` otherwise, and
+/// `invalid_charset` for a charset other than utf-8), a JSON array, an HTML page reported as
+/// `invalid_json` (as the Digital Asset Links API does).
+pub const STATEMENT_LIST_JSON: JsonRules = JsonRules {
+    wrong_media_type: |raw, parsed| match parsed {
+        Some(m) => format!("Content-Type {:?} is not application/json (details.md \"Website\")", m.essence),
+        None => format!("Content-Type {:?} is not application/json", raw.unwrap_or("")),
+    },
+    html_as_invalid_json: true,
+    top_level: TopLevel::Array,
+    wrong_top_level: |found| format!("a statement list must be a single JSON array, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Walks statements, accumulating into the report.
 struct Walker {

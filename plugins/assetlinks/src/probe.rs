@@ -1,7 +1,7 @@
 //! The registered probe: where assetlinks.json lives and how it must be fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -15,21 +15,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AssetLinksProbe;
 
+impl AssetLinksProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Digital Asset Links statement list: Android apps and web sites a site vouches for",
+        spec: "Digital Asset Links",
+        page: "assetlinks",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for AssetLinksProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Digital Asset Links statement list: Android apps and web sites a site vouches for"
-    }
-
-    fn spec(&self) -> &'static str {
-        "Digital Asset Links"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -42,13 +42,6 @@ impl WellKnownProbe for AssetLinksProbe {
         }
     }
 
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
-        }
-    }
-
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
         crate::interpret(body, meta)
     }
@@ -57,7 +50,9 @@ impl WellKnownProbe for AssetLinksProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use url::Url;
     use wellknown_core::Origin;
+    use wellknown_core::Target;
 
     #[test]
     fn locations_and_registration() {

@@ -2,7 +2,7 @@
 //! that should not exist, to tell whether the origin's 2xx answers mean anything.
 
 use async_trait::async_trait;
-use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::probe::fetch_and_interpret;
 use wellknown_core::{
     Document, FetchMeta, FetchPolicy, FetchRequest, ProbeContext, Report, Target, WellKnownProbe, wellknown,
@@ -26,22 +26,22 @@ const STATUS_CHECK_BODY_BYTES: u64 = 4 * 1024;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ChangePasswordProbe;
 
+impl ChangePasswordProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Change password URL: where a password manager sends a user to change their password",
+        spec: "W3C A Well-Known URL for Changing Passwords",
+        page: "change-password",
+        codes: crate::codes::ALL,
+    };
+}
+
 #[async_trait]
 impl WellKnownProbe for ChangePasswordProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Change password URL: where a password manager sends a user to change their password"
-    }
-
-    fn spec(&self) -> &'static str {
-        "W3C A Well-Known URL for Changing Passwords"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -51,13 +51,6 @@ impl WellKnownProbe for ChangePasswordProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("text/html".to_string()),
             decode_content_encoding: true,
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -98,6 +91,7 @@ impl WellKnownProbe for ChangePasswordProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use url::Url;
     use wellknown_core::Origin;
 
     #[test]

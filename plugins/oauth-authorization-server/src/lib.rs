@@ -1,24 +1,28 @@
-//! OAuth 2.0 Authorization Server Metadata (RFC 8414) probe, the JWK Set (RFC 7517) follow-up probe,
-//! and what the OpenID Connect Discovery probe (`wellknown-openid-configuration`) shares with them.
+//! OAuth 2.0 Authorization Server Metadata (RFC 8414) probe, and the JWK Set (RFC 7517) follow-up
+//! probe its documents (and OpenID configurations) lead to.
 //!
-//! * [`location`]: the appended (OIDC) and inserted (RFC 8414) URL constructions and their inverse.
-//! * [`members`]: the metadata members both specifications define, with their JSON types.
-//! * [`metadata`]: [`metadata::read_metadata`], the shared pure reader (issuer, types, endpoints,
-//!   candidates, follow-ups) and the diagnostic codes.
-//! * [`rfc8414`]: the RFC 8414 interpretation ([`rfc8414::interpret`]).
-//! * [`jwks`]: JWK Set interpretation, RFC 7638 thumbprints, private-key findings.
-//! * [`probe`]: [`OAuthAuthorizationServerProbe`] (`oauth-authorization-server`) and [`JwksProbe`]
-//!   (`jwks`, follow-up only), registered with `inventory`.
+//! Reading is shared with the other metadata probes through `wellknown-oauth-metadata` (URL
+//! constructions, member types, issuer checks, candidates, follow-ups, JWK Sets). This crate adds:
+//!
+//! * [`interpret`] / [`parse`]: the RFC 8414 rules on top of the shared reader (pure);
+//! * [`OAuthAuthorizationServerProbe`] (`oauth-authorization-server`) and [`JwksProbe`] (`jwks`,
+//!   follow-up only), registered with `inventory`;
+//! * [`codes`]: every code each probe emits.
 //!
 //! Behaviour, every diagnostic code and the candidates: `docs/plugins/oauth-authorization-server.md`.
 
-pub mod jwks;
-pub mod location;
-pub mod members;
-pub mod metadata;
-pub mod probe;
-pub mod rfc8414;
-pub mod x5c;
+pub mod codes;
+pub mod parse;
+mod probe;
 
-pub use location::{Construction, expected_issuer_from, oidc_discovery_url, rfc8414_metadata_url};
-pub use probe::{JwksProbe, OAuthAuthorizationServerProbe};
+pub use parse::interpret;
+pub use probe::{JWKS, JwksProbe, OAUTH_AUTHORIZATION_SERVER, OAuthAuthorizationServerProbe};
+
+/// The probe id and report kind of the RFC 8414 probe.
+pub const PROBE_ID: &str = "oauth-authorization-server";
+
+/// The RFC 8615 well-known suffix (RFC 8414 section 3).
+pub const SUFFIX: &str = wellknown_oauth_metadata::RFC8414_SUFFIX;
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&OAUTH_AUTHORIZATION_SERVER) }
+inventory::submit! { wellknown_core::ProbeRegistration::new(&JWKS) }

@@ -1,17 +1,11 @@
 //! The `oauth-authorization-server` probe (RFC 8414) and the follow-up-only `jwks` probe (RFC 7517).
 
-use async_trait::async_trait;
 use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, ProbeRegistration, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_oauth_metadata::{issuer_of_target, jwks, metadata_policy, rfc8414_metadata_url};
 
-use crate::location::{RFC8414_SUFFIX, issuer_of_target, rfc8414_metadata_url};
-use crate::{jwks, rfc8414};
-
-/// The fetch policy of the metadata documents: default caps, redirects followed (each recorded),
-/// `Accept: application/json`.
-pub fn metadata_policy() -> FetchPolicy {
-    FetchPolicy { accept: Some("application/json".into()), ..FetchPolicy::default() }
-}
+use crate::{PROBE_ID, SUFFIX, codes};
 
 /// OAuth 2.0 Authorization Server Metadata (RFC 8414): runs on every origin (issuer = the origin) and
 /// on issuers handed to it (`Target::Url` with role `issuer`), at the inserted location
@@ -19,22 +13,21 @@ pub fn metadata_policy() -> FetchPolicy {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OAuthAuthorizationServerProbe;
 
-#[async_trait]
+impl OAuthAuthorizationServerProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "OAuth 2.0 authorization server metadata: issuer, endpoints, supported grants and algorithms",
+        spec: "RFC 8414",
+        page: "oauth-authorization-server",
+        codes: codes::ALL,
+    };
+}
+
 impl WellKnownProbe for OAuthAuthorizationServerProbe {
-    fn id(&self) -> &'static str {
-        rfc8414::PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(RFC8414_SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "OAuth 2.0 authorization server metadata: issuer, endpoints, supported grants and algorithms"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 8414"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     /// An issuer's metadata (RFC 8414 section 3): also runs on issuer units.
@@ -49,34 +42,38 @@ impl WellKnownProbe for OAuthAuthorizationServerProbe {
     /// The inserted construction for the target's issuer; for a URL target with another role, that URL.
     fn locations(&self, target: &Target) -> Vec<Url> {
         match (issuer_of_target(target), target) {
-            (Some(issuer), _) => vec![rfc8414_metadata_url(&issuer, RFC8414_SUFFIX)],
+            (Some(issuer), _) => vec![rfc8414_metadata_url(&issuer, SUFFIX)],
             (None, Target::Url { url, .. }) => vec![url.clone()],
             (None, Target::Origin { .. }) => Vec::new(),
         }
     }
 
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
-        rfc8414::interpret(body, meta)
+        crate::interpret(body, meta)
     }
 }
 
 /// A JWK Set (RFC 7517) reached through a metadata document's `jwks_uri` (follow-up role
-/// `jwks_uri`). Never run on origins.
+/// `jwks_uri`). Never run on origins: it has no suffix, so the default locations are the URL handed
+/// to it and nothing for an origin.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JwksProbe;
 
-#[async_trait]
+impl JwksProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: jwks::PROBE_ID,
+        suffix: None,
+        summary: "JWK Set behind jwks_uri: public keys by RFC 7638 thumbprint, leaked private keys",
+        spec: "RFC 7517",
+        page: "oauth-authorization-server",
+        codes: codes::JWKS,
+    };
+}
+
 impl WellKnownProbe for JwksProbe {
-    fn id(&self) -> &'static str {
-        jwks::PROBE_ID
-    }
-
-    fn summary(&self) -> &'static str {
-        "JWK Set behind jwks_uri: public keys by RFC 7638 thumbprint, leaked private keys"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 7517"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn runs_on_origin(&self) -> bool {
@@ -85,14 +82,6 @@ impl WellKnownProbe for JwksProbe {
 
     fn policy(&self) -> FetchPolicy {
         FetchPolicy { accept: Some("application/jwk-set+json, application/json".into()), ..FetchPolicy::default() }
-    }
-
-    /// The URL handed to it; nothing for an origin.
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Url { url, .. } => vec![url.clone()],
-            Target::Origin { .. } => Vec::new(),
-        }
     }
 
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
@@ -104,9 +93,6 @@ impl WellKnownProbe for JwksProbe {
 pub static OAUTH_AUTHORIZATION_SERVER: OAuthAuthorizationServerProbe = OAuthAuthorizationServerProbe;
 /// The registered JWK Set probe.
 pub static JWKS: JwksProbe = JwksProbe;
-
-inventory::submit! { ProbeRegistration::new(&OAUTH_AUTHORIZATION_SERVER) }
-inventory::submit! { ProbeRegistration::new(&JWKS) }
 
 #[cfg(test)]
 mod tests {
@@ -128,6 +114,9 @@ mod tests {
             "https://as.example/.well-known/oauth-authorization-server/tenant"
         );
         assert!(JwksProbe.locations(&origin).is_empty());
+        let keys = Url::parse("https://as.example/jwks.json").unwrap();
+        let follow = Target::Url { url: keys.clone(), role: "jwks_uri".into(), declared_by: vec![] };
+        assert_eq!(JwksProbe.locations(&follow), vec![keys]);
         assert!(!JwksProbe.runs_on_origin());
     }
 

@@ -1,4 +1,5 @@
-//! Throughput of the identity-metadata interpreters over the real fixtures:
+//! Throughput of the OpenID Connect Discovery interpreter over the real fixtures (the RFC 8414 and
+//! JWK Set interpreters: `cargo bench -p wellknown-oauth-authorization-server --bench metadata`):
 //! `cargo bench -p wellknown-openid-configuration --bench metadata`.
 
 use std::path::Path;
@@ -6,7 +7,6 @@ use std::path::Path;
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use url::Url;
 use wellknown_core::{FetchMeta, Timestamp};
-use wellknown_oauth_authorization_server::{jwks, rfc8414};
 
 fn load(host_path: &str) -> (Vec<u8>, FetchMeta) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(host_path);
@@ -30,18 +30,6 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    g.finish();
-
-    let (body, meta) = load("bsky.social/.well-known/oauth-authorization-server");
-    let mut g = c.benchmark_group("oauth-authorization-server");
-    g.throughput(Throughput::Bytes(body.len() as u64));
-    g.bench_function("bsky.social", |b| b.iter(|| black_box(rfc8414::interpret(black_box(&body), &meta))));
-    g.finish();
-
-    let (body, meta) = load("leaky-idp.example/oauth2/jwks.json");
-    let mut g = c.benchmark_group("jwks");
-    g.throughput(Throughput::Bytes(body.len() as u64));
-    g.bench_function("2 keys with x5c", |b| b.iter(|| black_box(jwks::interpret(black_box(&body), &meta))));
     g.finish();
 }
 

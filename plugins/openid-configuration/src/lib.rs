@@ -1,15 +1,27 @@
 //! OpenID Connect Discovery 1.0 probe (`openid-configuration`).
 //!
-//! Reading is shared with RFC 8414 through `wellknown-oauth-authorization-server` (RFC 8414 is the
-//! base metadata; OIDC Discovery adds to it): URL constructions in its `location` module, member
-//! types, issuer checks, candidates and follow-ups in its `metadata` module, and the `jwks` follow-up
-//! probe. This crate adds the OpenID-specific rules ([`discovery::interpret`]) and the probe
-//! ([`OpenIdConfigurationProbe`]) that falls back to the RFC 8414 inserted form.
+//! Reading is shared with the other metadata probes through `wellknown-oauth-metadata` (URL
+//! constructions, member types, issuer checks, candidates, follow-ups to the `jwks` probe). This
+//! crate adds:
+//!
+//! * [`interpret`] / [`parse`]: the OpenID-specific rules on top of the shared reader (pure);
+//! * [`OpenIdConfigurationProbe`]: the registered probe, which falls back to the RFC 8414 inserted
+//!   form;
+//! * [`codes`]: every code the probe emits.
 //!
 //! Behaviour, every diagnostic code and the candidates: `docs/plugins/openid-configuration.md`.
 
-pub mod discovery;
-pub mod probe;
+pub mod codes;
+pub mod parse;
+mod probe;
 
-pub use discovery::interpret;
-pub use probe::OpenIdConfigurationProbe;
+pub use parse::interpret;
+pub use probe::{OpenIdConfigurationProbe, RFC8414_STYLE_ROLE};
+
+/// The probe id and report kind.
+pub const PROBE_ID: &str = "openid-configuration";
+
+/// The RFC 8615 well-known suffix (OpenID Connect Discovery 1.0 section 4).
+pub const SUFFIX: &str = wellknown_oauth_metadata::OIDC_SUFFIX;
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&OpenIdConfigurationProbe) }

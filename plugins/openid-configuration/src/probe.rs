@@ -2,16 +2,11 @@
 
 use async_trait::async_trait;
 use url::Url;
-use wellknown_core::probe::fetch_and_interpret;
-use wellknown_core::{
-    Document, FetchMeta, FetchPolicy, ProbeContext, ProbeRegistration, Report, Target, WellKnownProbe,
-};
-use wellknown_oauth_authorization_server::location::{
-    OIDC_SUFFIX, issuer_of_target, oidc_discovery_url, rfc8414_metadata_url,
-};
-use wellknown_oauth_authorization_server::probe::metadata_policy;
+use wellknown_core::probe::{ProbeInfo, fetch_and_interpret};
+use wellknown_core::{Document, FetchMeta, FetchPolicy, ProbeContext, Report, Target, WellKnownProbe};
+use wellknown_oauth_metadata::{issuer_of_target, metadata_policy, oidc_discovery_url, rfc8414_metadata_url};
 
-use crate::discovery;
+use crate::{PROBE_ID, SUFFIX, codes};
 
 /// Role of the second fetch, at the RFC 8414 inserted form, after the appended location failed.
 pub const RFC8414_STYLE_ROLE: &str = "rfc8414_style_location";
@@ -25,22 +20,22 @@ pub const RFC8414_STYLE_ROLE: &str = "rfc8414_style_location";
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenIdConfigurationProbe;
 
+impl OpenIdConfigurationProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "OpenID Provider configuration: issuer, endpoints, keys, supported algorithms and scopes",
+        spec: "OpenID Connect Discovery 1.0",
+        page: "openid-configuration",
+        codes: codes::ALL,
+    };
+}
+
 #[async_trait]
 impl WellKnownProbe for OpenIdConfigurationProbe {
-    fn id(&self) -> &'static str {
-        discovery::PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(OIDC_SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "OpenID Provider configuration: issuer, endpoints, keys, supported algorithms and scopes"
-    }
-
-    fn spec(&self) -> &'static str {
-        "OpenID Connect Discovery 1.0"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     /// An OpenID Provider's configuration (OpenID Connect Discovery 1.0 section 4): also runs on
@@ -59,7 +54,7 @@ impl WellKnownProbe for OpenIdConfigurationProbe {
         match (issuer_of_target(target), target) {
             (Some(issuer), _) => {
                 let appended = oidc_discovery_url(&issuer);
-                let inserted = rfc8414_metadata_url(&issuer, OIDC_SUFFIX);
+                let inserted = rfc8414_metadata_url(&issuer, SUFFIX);
                 if inserted == appended { vec![appended] } else { vec![appended, inserted] }
             }
             (None, Target::Url { url, .. }) => vec![url.clone()],
@@ -68,7 +63,7 @@ impl WellKnownProbe for OpenIdConfigurationProbe {
     }
 
     fn interpret(&self, body: &[u8], meta: &FetchMeta) -> Report {
-        discovery::interpret(body, meta)
+        crate::interpret(body, meta)
     }
 
     async fn run(&self, target: &Target, cx: &dyn ProbeContext) -> Vec<Document> {
@@ -91,8 +86,3 @@ impl WellKnownProbe for OpenIdConfigurationProbe {
         docs
     }
 }
-
-/// The registered OpenID Connect Discovery probe.
-pub static OPENID_CONFIGURATION: OpenIdConfigurationProbe = OpenIdConfigurationProbe;
-
-inventory::submit! { ProbeRegistration::new(&OPENID_CONFIGURATION) }

@@ -49,3 +49,28 @@ pub const UNAVAILABLE: &str = "unavailable";
 /// Warning: the robots.txt answered 5xx or 429, or the server could not be reached: RFC 9309
 /// section 2.3.1.4, "unreachable", a crawler must assume complete disallow.
 pub const UNREACHABLE: &str = "unreachable";
+
+/// Every code the probe can emit, shared ones included (contract rule 7.3).
+pub const ALL: &[&str] = &[
+    BOM,
+    HTML_DOCUMENT,
+    INVALID_CHARSET,
+    INVALID_CONTENT_TYPE,
+    INVALID_UTF8,
+    TOO_LARGE,
+    OVER_PARSE_LIMIT,
+    UNKNOWN_DIRECTIVE,
+    INVALID_LINE,
+    MISSPELLED_DIRECTIVE,
+    MISSING_COLON,
+    RULE_OUTSIDE_GROUP,
+    INVALID_PRODUCT_TOKEN,
+    INVALID_PATTERN,
+    RELATIVE_SITEMAP_URL,
+    INVALID_SITEMAP_URL,
+    WRONG_LOCATION,
+    INVALID_CRAWL_DELAY,
+    INVALID_HOST_DIRECTIVE,
+    UNAVAILABLE,
+    UNREACHABLE,
+];

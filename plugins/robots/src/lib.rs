@@ -43,3 +43,5 @@ pub use check::{CheckOutcome, check_url};
 pub use matcher::{MatchedRule, Verdict, product_token};
 pub use model::{Directive, Group, NonStandard, PARSE_LIMIT, RobotsTxt, Rule, Sitemap, UserAgent};
 pub use probe::{Availability, MAX_BODY_BYTES, MAX_REDIRECTS, NO_POLICY, RobotsProbe, availability, normalize_pattern};
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&RobotsProbe) }

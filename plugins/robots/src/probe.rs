@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use url::Url;
 use wellknown_core::media::MediaType;
 use wellknown_core::origin::is_robots_location;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{
     CandidateKind, Document, FailureClass, FetchMeta, FetchPolicy, FetchRequest, Locator, Origin, OriginOrder,
     ProbeContext, Report, Target, WellKnownProbe,
@@ -93,8 +94,6 @@ pub fn availability(meta: &FetchMeta) -> Option<Availability> {
 /// The robots.txt probe (id `robots`, no well-known suffix, RFC 9309).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RobotsProbe;
-
-inventory::submit! { wellknown_core::ProbeRegistration::new(&RobotsProbe) }
 
 /// The normalised form of a rule's pattern (percent-encoding normalised as in RFC 9309 section
 /// 2.2.2, a final `$` kept): the `value` of `path` candidates.
@@ -298,18 +297,22 @@ fn interpret_body(body: &[u8], meta: &FetchMeta) -> Report {
     report
 }
 
+impl RobotsProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: "robots",
+        suffix: None,
+        summary: "robots.txt: crawl rules per user-agent, sitemaps and non-standard records",
+        spec: "RFC 9309",
+        page: "robots",
+        codes: crate::codes::ALL,
+    };
+}
+
 #[async_trait]
 impl WellKnownProbe for RobotsProbe {
-    fn id(&self) -> &'static str {
-        "robots"
-    }
-
-    fn summary(&self) -> &'static str {
-        "robots.txt: crawl rules per user-agent, sitemaps and non-standard records"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 9309"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     /// First: its `Sitemap:` lines declare the sitemaps (RFC 9309 section 2.2.4), and

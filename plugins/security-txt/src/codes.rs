@@ -5,6 +5,8 @@
 //! `insecure_transport`, `legacy_location`, `html_document`) come from
 //! [`wellknown_core::diag::codes`].
 
+use wellknown_core::diag::codes as shared;
+
 /// No `Contact` field (RFC 9116 section 2.5.3: MUST always be present). Error.
 pub const MISSING_CONTACT: &str = "missing_contact";
 /// No `Expires` field (section 2.5.5: MUST always be present). Error.
@@ -60,3 +62,40 @@ pub const MISSING_ENCRYPTION: &str = "missing_encryption";
 pub const SIGNED_WITHOUT_CANONICAL: &str = "signed_without_canonical";
 /// A field this parser does not know (section 2.4: ignored, kept in the report's facts). Warning.
 pub const UNKNOWN_FIELD: &str = "unknown_field";
+
+/// Every code the probe can emit, shared ones included (contract rule 7.3).
+pub const ALL: &[&str] = &[
+    MISSING_CONTACT,
+    MISSING_EXPIRES,
+    MULTIPLE_EXPIRES,
+    INVALID_EXPIRES,
+    EXPIRED,
+    LONG_EXPIRY,
+    MULTIPLE_PREFERRED_LANGUAGES,
+    INVALID_LANGUAGE_TAG,
+    NOT_A_URI,
+    INSECURE_URI,
+    WHITESPACE_BEFORE_COLON,
+    MISSING_SPACE_AFTER_COLON,
+    MISSING_FINAL_NEWLINE,
+    CR_LINE_ENDING,
+    INVALID_LINE,
+    CANONICAL_MISMATCH,
+    DATA_AFTER_SIGNATURE,
+    INVALID_SIGNATURE_FORMAT,
+    INVALID_SIGNATURE,
+    CSAF_NOT_PROVIDER_METADATA,
+    NOT_SIGNED,
+    MISSING_ENCRYPTION,
+    SIGNED_WITHOUT_CANONICAL,
+    UNKNOWN_FIELD,
+    shared::NOT_UTF8,
+    shared::BOM,
+    shared::HTML_DOCUMENT,
+    shared::INVALID_UTF8,
+    shared::INSECURE_TRANSPORT,
+    shared::LEGACY_LOCATION,
+    shared::INVALID_CHARSET,
+    shared::INVALID_CONTENT_TYPE,
+    shared::TOO_LARGE,
+];

@@ -27,3 +27,5 @@ pub use parser::{MAX_PARSE_BYTES, PROBE_ID, RECOMMENDED_MAX_BYTES, SIGNATURE_FAI
 pub use probe::SecurityTxtProbe;
 pub use signed::SignedDocument;
 pub use verify::{SignatureStatus, verify};
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&SecurityTxtProbe) }

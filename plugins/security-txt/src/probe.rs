@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{
     CandidateKind, Document, FetchMeta, FetchPolicy, FetchRequest, ProbeContext, Report, Target, WellKnownProbe,
     wellknown,
@@ -22,8 +23,6 @@ pub const MAX_KEY_FETCHES: usize = 3;
 /// recorded as a document with role `encryption_key`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SecurityTxtProbe;
-
-inventory::submit! { wellknown_core::ProbeRegistration::new(&SecurityTxtProbe) }
 
 fn key_policy() -> FetchPolicy {
     FetchPolicy { accept: Some("application/pgp-keys, text/plain;q=0.9, */*;q=0.1".into()), ..FetchPolicy::default() }
@@ -93,22 +92,22 @@ impl SecurityTxtProbe {
     }
 }
 
+impl SecurityTxtProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some("security.txt"),
+        summary: "security.txt: how to report vulnerabilities (contacts, policy, keys), optionally OpenPGP-signed",
+        spec: "RFC 9116",
+        page: "security-txt",
+        codes: crate::codes::ALL,
+    };
+}
+
 #[async_trait]
 impl WellKnownProbe for SecurityTxtProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some("security.txt")
-    }
-
-    fn summary(&self) -> &'static str {
-        "security.txt: how to report vulnerabilities (contacts, policy, keys), optionally OpenPGP-signed"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 9116"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

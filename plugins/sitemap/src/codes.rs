@@ -56,3 +56,35 @@ pub const MULTIPLE_LOC: &str = "multiple_loc";
 pub const SELF_LISTING: &str = "self_listing";
 /// The document is not UTF-8 (declared another encoding, or UTF-16) and was decoded (w).
 pub const NOT_UTF8: &str = "not_utf8";
+
+/// Every code the probe can emit, shared ones included (contract rule 7.3).
+pub const ALL: &[&str] = &[
+    HTML_DOCUMENT,
+    INVALID_UTF8,
+    TOO_LARGE,
+    EMPTY_DOCUMENT,
+    UNKNOWN_ROOT,
+    NOT_A_SITEMAP,
+    DOCTYPE_REJECTED,
+    TOO_MANY_URLS,
+    OVER_PARSE_LIMIT,
+    TRUNCATED,
+    MALFORMED_XML,
+    INVALID_COMPRESSION,
+    NESTED_INDEX,
+    NESTED_ENTRY,
+    MISSING_LOC,
+    INVALID_LOC,
+    RELATIVE_LOC,
+    UNSUPPORTED_SCHEME,
+    LONG_LOC,
+    OUT_OF_LOCATION,
+    UNDEFINED_ENTITY,
+    INVALID_LASTMOD,
+    INVALID_CHANGEFREQ,
+    INVALID_PRIORITY,
+    DUPLICATE_URL,
+    MULTIPLE_LOC,
+    SELF_LISTING,
+    NOT_UTF8,
+];

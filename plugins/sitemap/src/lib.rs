@@ -143,3 +143,5 @@ pub fn visit_sitemap<V: Visitor>(body: &[u8], meta: &FetchMeta, limits: &Limits,
     summary.incomplete = em.incomplete;
     summary
 }
+
+inventory::submit! { wellknown_core::ProbeRegistration::new(&SitemapProbe) }

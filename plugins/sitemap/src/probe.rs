@@ -11,6 +11,7 @@
 //!   is a document with that status (no report); what the index declared stays in the index's report.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Origin, OriginOrder, Report, Target, WellKnownProbe};
 
 use crate::limits::{Limits, PROTOCOL_MAX_BYTES};
@@ -52,17 +53,21 @@ pub fn locations_for(origin: &Origin, extra: &[&str]) -> Vec<Url> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SitemapProbe;
 
+impl SitemapProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: None,
+        summary: "XML sitemaps, sitemap indexes, text, RSS and Atom sitemaps (gzip peeled)",
+        spec: "sitemaps.org 0.9",
+        page: "sitemap",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for SitemapProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn summary(&self) -> &'static str {
-        "XML sitemaps, sitemap indexes, text, RSS and Atom sitemaps (gzip peeled)"
-    }
-
-    fn spec(&self) -> &'static str {
-        "sitemaps.org 0.9"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     /// After robots.txt: `/sitemap.xml` may be one of its `Sitemap:` lines, fetched once with that
@@ -96,8 +101,6 @@ impl WellKnownProbe for SitemapProbe {
         crate::parse_sitemap(body, meta, &Limits::default())
     }
 }
-
-inventory::submit! { wellknown_core::ProbeRegistration::new(&SitemapProbe) }
 
 #[cfg(test)]
 mod tests {

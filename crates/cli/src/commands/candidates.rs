@@ -1,7 +1,7 @@
 //! `wellknown candidates [--kind K] [--in-scope] [--status S] [--format lines|jsonl] [-o FILE]`.
 
 use wellknown_core::{CandidateKind, Timestamp};
-use wellknown_engine::VerifyStatus;
+use wellknown_records::VerifyStatus;
 use wellknown_store::Store;
 use wellknown_store::analysis::{CandidateQuery, UNVERIFIED, candidates};
 

@@ -86,7 +86,12 @@ fn stored_units(db: &Path) -> BTreeSet<String> {
         .map(|u| {
             format!(
                 "{} {} depth={} {:?} in_scope={} by={:?}",
-                u.kind, u.value, u.depth, u.state, u.in_scope, u.revealed_by
+                u.kind.as_str(),
+                u.value,
+                u.depth,
+                u.state,
+                u.in_scope,
+                u.revealed_by
             )
         })
         .collect()
@@ -228,7 +233,7 @@ fn unfinished_store(dir: &Path) {
     };
     let origin = wellknown_core::Origin::parse_target("https://internet.nl").unwrap();
     let plan = wellknown::plan::StoredPlan::new(std::slice::from_ref(&origin), &settings).unwrap();
-    let seeds = [wellknown_engine::Unit::origin(origin)];
+    let seeds = [wellknown_records::Unit::origin(origin)];
     let mut store = SqliteStore::open(&dir.join("wellknown.db")).unwrap();
     let plan = serde_json::to_value(&plan).unwrap();
     store.begin_scan(wellknown_core::Timestamp::now(), &plan, &wellknown_store::ingest::seed_rows(&seeds)).unwrap();

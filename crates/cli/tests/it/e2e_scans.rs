@@ -25,7 +25,7 @@ fn unfinished_scan(db: &Path, target: &str) -> i64 {
     };
     let origin = wellknown_core::Origin::parse_target(target).unwrap();
     let plan = wellknown::plan::StoredPlan::new(std::slice::from_ref(&origin), &settings).unwrap();
-    let seeds = [wellknown_engine::Unit::origin(origin)];
+    let seeds = [wellknown_records::Unit::origin(origin)];
     let mut store = SqliteStore::open(db).unwrap();
     let plan = serde_json::to_value(&plan).unwrap();
     store.begin_scan(wellknown_core::Timestamp::now(), &plan, &wellknown_store::ingest::seed_rows(&seeds)).unwrap()

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use wellknown_conformance::generate::{fetch_meta, json_content_type as content_type, json_value, word_or_text};
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::FetchMeta;
 
 fn meta(https: bool, content_type: Option<&str>, redirected: bool, truncated: bool) -> FetchMeta {
@@ -54,14 +55,14 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), https in any::<bool>(),
                                    ct in content_type(), redirected in any::<bool>(), truncated in any::<bool>()) {
-        let r = wellknown_apple_app_site_association::interpret(&body, &meta(https, ct, redirected, truncated));
+        let r = check_interpret(&wellknown_apple_app_site_association::AppleAppSiteAssociationProbe, &body, &meta(https, ct, redirected, truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn arbitrary_documents_never_panic(members in prop::collection::vec((key(), json()), 0..6), https in any::<bool>()) {
         let body = serde_json::to_vec(&Value::Object(members.into_iter().collect())).expect("serialisable");
-        let r = wellknown_apple_app_site_association::interpret(&body, &meta(https, Some("application/json"), false, false));
+        let r = check_interpret(&wellknown_apple_app_site_association::AppleAppSiteAssociationProbe, &body, &meta(https, Some("application/json"), false, false)).map_err(TestCaseError::fail)?;
         for c in &r.candidates {
             prop_assert!(!c.value().is_empty());
         }
@@ -74,7 +75,7 @@ proptest! {
         let components: Vec<Value> = components.into_iter().map(|kv| Value::Object(kv.into_iter().collect())).collect();
         details.push(serde_json::json!({"appIDs": ["ABCDE12345.com.example.app"], "components": components}));
         let body = serde_json::to_vec(&serde_json::json!({"applinks": {"details": details}})).expect("serialisable");
-        let r = wellknown_apple_app_site_association::interpret(&body, &meta(true, None, false, false));
+        let r = check_interpret(&wellknown_apple_app_site_association::AppleAppSiteAssociationProbe, &body, &meta(true, None, false, false)).map_err(TestCaseError::fail)?;
         prop_assert!(r.candidates.iter().any(|c| c.value() == "apple:ABCDE12345.com.example.app"));
     }
 }

@@ -2,7 +2,6 @@
 
 mod conformance;
 mod corpus;
-mod docs;
 mod edge_cases;
 mod fixture_sites;
 mod no_panic;

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use wellknown_conformance::generate::{fetch_meta, json_content_type as content_type, json_value};
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::FetchMeta;
 
 fn meta(https: bool, content_type: Option<&str>, redirected: bool, truncated: bool) -> FetchMeta {
@@ -35,14 +36,14 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), https in any::<bool>(),
                                    ct in content_type(), redirected in any::<bool>(), truncated in any::<bool>()) {
-        let r = wellknown_assetlinks::interpret(&body, &meta(https, ct, redirected, truncated));
+        let r = check_interpret(&wellknown_assetlinks::AssetLinksProbe, &body, &meta(https, ct, redirected, truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn arbitrary_statement_lists_never_panic(items in prop::collection::vec(json(), 0..6), https in any::<bool>()) {
         let body = serde_json::to_vec(&Value::Array(items)).expect("serialisable");
-        let r = wellknown_assetlinks::interpret(&body, &meta(https, Some("application/json"), false, false));
+        let r = check_interpret(&wellknown_assetlinks::AssetLinksProbe, &body, &meta(https, Some("application/json"), false, false)).map_err(TestCaseError::fail)?;
         for c in &r.candidates {
             prop_assert!(!c.value().is_empty());
         }

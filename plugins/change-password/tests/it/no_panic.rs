@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 proptest! {
@@ -10,7 +11,7 @@ proptest! {
         let url = Url::parse("https://www.example.com/.well-known/change-password").unwrap();
         let mut meta = FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH);
         meta.truncated = truncated;
-        let r = wellknown_change_password::interpret(&body, &meta);
+        let r = check_interpret(&wellknown_change_password::ChangePasswordProbe, &body, &meta).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_change_password::PROBE_ID);
     }
 }
@@ -25,7 +26,7 @@ proptest! {
     ], 0..40)) {
         let body = parts.concat();
         let url = Url::parse("https://www.example.com/.well-known/change-password").unwrap();
-        let r = wellknown_change_password::interpret(body.as_bytes(), &FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH));
+        let r = check_interpret(&wellknown_change_password::ChangePasswordProbe, body.as_bytes(), &FetchMeta::synthetic(url, None, Timestamp::UNIX_EPOCH)).map_err(TestCaseError::fail)?;
         prop_assert!(!r.candidates.is_empty(), "a 2xx answer always yields the change password URL candidate");
         let _ = wellknown_change_password::refresh::find(body.as_bytes());
     }

@@ -1,4 +1,5 @@
-//! Integration tests of `wellknown-oauth-authorization-server`, one test binary (one link) for the crate: each module was a separate file under tests/.
+//! Integration tests of `wellknown-oauth-authorization-server`: one test binary (one link) for the crate.
 
+mod conformance;
 mod no_panic;
 mod real_world;

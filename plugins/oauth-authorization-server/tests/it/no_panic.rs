@@ -1,12 +1,13 @@
-//! No-panic property tests: the RFC 8414 and JWK Set interpreters and the URL constructions over
-//! arbitrary input.
+//! No-panic property tests: the RFC 8414 and JWK Set probes and the URL constructions over
+//! arbitrary input; every report keeps the shared invariants
+//! ([`wellknown_conformance::invariants::check_interpret`]).
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
-use wellknown_oauth_authorization_server::{
-    expected_issuer_from, jwks, oidc_discovery_url, rfc8414, rfc8414_metadata_url,
-};
+use wellknown_oauth_authorization_server::{JwksProbe, OAuthAuthorizationServerProbe};
+use wellknown_oauth_metadata::{expected_issuer_from, jwks, oidc_discovery_url, rfc8414_metadata_url};
 
 fn meta(url: &str) -> FetchMeta {
     FetchMeta::synthetic(Url::parse(url).unwrap(), Some("application/json"), Timestamp::UNIX_EPOCH)
@@ -62,23 +63,35 @@ fn jsonish() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn rfc8414_never_panics(body in prop::collection::vec(any::<u8>(), 0..2048)) {
-        let r = rfc8414::interpret(&body, &meta("https://a.example/.well-known/oauth-authorization-server/t"));
-        prop_assert_eq!(r.valid(), r.errors.is_empty());
+        let r = check_interpret(&OAuthAuthorizationServerProbe, &body, &meta("https://a.example/.well-known/oauth-authorization-server/t"))
+            .map_err(TestCaseError::fail)?;
+        // The issuer comes from the URL, whatever the body.
+        prop_assert_eq!(&r.facts["issuer"], "https://a.example/t");
+        prop_assert_eq!(&r.facts["construction"], "inserted");
     }
 
     #[test]
     fn rfc8414_never_panics_on_jsonish(body in jsonish()) {
-        let _ = rfc8414::interpret(body.as_bytes(), &meta("https://a.example/.well-known/oauth-authorization-server"));
+        let r = check_interpret(&OAuthAuthorizationServerProbe, body.as_bytes(), &meta("https://a.example/.well-known/oauth-authorization-server"))
+            .map_err(TestCaseError::fail)?;
+        prop_assert_eq!(&r.facts["issuer"], "https://a.example");
+        prop_assert_eq!(r.kind == "invalid", r.has_code("invalid_json") || r.has_code("not_json_object"));
     }
 
     #[test]
     fn jwks_never_panics(body in prop::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = jwks::interpret(&body, &meta("https://a.example/jwks"));
+        let r = check_interpret(&JwksProbe, &body, &meta("https://a.example/jwks")).map_err(TestCaseError::fail)?;
+        for c in &r.candidates {
+            prop_assert!(c.value().starts_with(jwks::THUMBPRINT_URN_PREFIX));
+        }
     }
 
     #[test]
     fn jwks_never_panics_on_jsonish(body in jsonish()) {
-        let r = jwks::interpret(body.as_bytes(), &meta("https://a.example/jwks"));
+        let r = check_interpret(&JwksProbe, body.as_bytes(), &meta("https://a.example/jwks")).map_err(TestCaseError::fail)?;
+        if r.kind == "invalid" {
+            prop_assert!(r.candidates.is_empty(), "no key is read from a body that is not a JSON object");
+        }
         for c in &r.candidates {
             prop_assert!(c.value().starts_with(jwks::THUMBPRINT_URN_PREFIX));
         }
@@ -86,7 +99,9 @@ proptest! {
 
     #[test]
     fn x5c_never_panics(der in prop::collection::vec(any::<u8>(), 0..512)) {
-        let _ = wellknown_oauth_authorization_server::x5c::certificate_subject(&der);
+        // No DER certificate is shorter than its fixed fields (a few dozen bytes).
+        let subject = wellknown_oauth_metadata::x5c::certificate_subject(&der);
+        prop_assert!(der.len() >= 32 || subject.is_none(), "{subject:?}");
     }
 
     #[test]
@@ -102,8 +117,12 @@ proptest! {
 
     #[test]
     fn inverse_never_panics(path in "[ -~]{0,64}") {
-        if let Ok(url) = Url::parse(&format!("https://a.example/{path}")) {
-            let _ = expected_issuer_from(&url, "openid-configuration");
+        if let Ok(url) = Url::parse(&format!("https://a.example/{path}"))
+            && let Some((issuer, _)) = expected_issuer_from(&url, "openid-configuration")
+        {
+            // The issuer is on the URL's origin and has no trailing slash.
+            prop_assert!(issuer.starts_with("https://a.example"), "{issuer}");
+            prop_assert!(issuer == "https://a.example" || !issuer.ends_with('/'), "{issuer}");
         }
     }
 }

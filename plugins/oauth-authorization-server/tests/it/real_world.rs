@@ -5,7 +5,7 @@ use std::path::Path;
 
 use url::Url;
 use wellknown_core::{CandidateKind, FetchMeta, Report};
-use wellknown_oauth_authorization_server::{jwks, rfc8414};
+use wellknown_oauth_metadata::jwks;
 
 fn load(host_path: &str) -> (Vec<u8>, FetchMeta) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(host_path);
@@ -16,7 +16,7 @@ fn load(host_path: &str) -> (Vec<u8>, FetchMeta) {
 
 fn read(host_path: &str) -> Report {
     let (body, meta) = load(host_path);
-    rfc8414::interpret(&body, &meta)
+    wellknown_oauth_authorization_server::interpret(&body, &meta)
 }
 
 fn value<'a>(r: &'a Report, relation: &str) -> &'a str {
@@ -86,7 +86,7 @@ fn the_oidc_document_read_as_rfc8414_at_the_appended_form_is_misplaced() {
     let (body, mut meta) = load("tenant-idp.example/tenant1/.well-known/openid-configuration");
     meta.url = Url::parse("https://tenant-idp.example/tenant1/.well-known/oauth-authorization-server").unwrap();
     meta.requested_url = meta.url.clone();
-    let r = rfc8414::interpret(&body, &meta);
+    let r = wellknown_oauth_authorization_server::interpret(&body, &meta);
     assert_eq!(codes(&r), (vec!["wrong_well_known_location"], vec![]));
     let issuer = r.follow_ups.iter().find(|f| f.role == "issuer").expect("issuer follow-up");
     assert_eq!(

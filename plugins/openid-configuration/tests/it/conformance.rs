@@ -1,6 +1,5 @@
-//! Runs every `openid-configuration` and `oauth-authorization-server` case of
-//! `tests/conformance/wellknown/` (copied from the shared conformance cases) through the pure
-//! interpreters and compares `valid`, the error and warning code sets and the candidates.
+//! Runs every `openid-configuration` case of `tests/conformance/wellknown/` (copied from the shared
+//! conformance cases) through the pure interpreter and compares `valid`, the error and warning code sets and the candidates.
 //!
 //! Candidate mapping (the cases' README defines `urls`, `hosts`, `contacts`, `apps`, `keys`, `paths`):
 //! * `urls`: the values of candidates of kind `url`, `endpoint`, `issuer` and `sitemap` (every
@@ -19,11 +18,7 @@ use wellknown_conformance::{Case, Problems, cases, run_all, string_set};
 use wellknown_core::{CandidateKind, FetchMeta, Report};
 
 fn interpret(doc: &str, body: &[u8], meta: &FetchMeta) -> Option<Report> {
-    match doc {
-        "openid-configuration" => Some(wellknown_openid_configuration::interpret(body, meta)),
-        "oauth-authorization-server" => Some(wellknown_oauth_authorization_server::rfc8414::interpret(body, meta)),
-        _ => None,
-    }
+    (doc == wellknown_openid_configuration::PROBE_ID).then(|| wellknown_openid_configuration::interpret(body, meta))
 }
 
 /// The case-format candidate lists of a report (see the module docs for the mapping).
@@ -34,8 +29,7 @@ pub fn candidate_lists(report: &Report) -> [(&'static str, BTreeSet<String>); 6]
     let urls = of(&[CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer, CandidateKind::Sitemap]);
     let mut hosts = of(&[CandidateKind::Host]);
     for u in &urls {
-        if let Some(h) = Url::parse(u).ok().as_ref().and_then(wellknown_oauth_authorization_server::metadata::host_name)
-        {
+        if let Some(h) = Url::parse(u).ok().as_ref().and_then(wellknown_oauth_metadata::metadata::host_name) {
             hosts.insert(h);
         }
     }
@@ -62,8 +56,7 @@ fn check(case: &Case) -> Result<(), String> {
 
 #[test]
 fn every_metadata_case_passes() {
-    let selected =
-        cases(|_, meta| matches!(meta["doc"].as_str(), Some("openid-configuration" | "oauth-authorization-server")));
-    // The 11 oidc_* and 1 oauth_* cases.
-    run_all(&selected, 12, check);
+    let selected = cases(|_, meta| meta["doc"].as_str() == Some("openid-configuration"));
+    // The 11 oidc_* cases.
+    run_all(&selected, 11, check);
 }

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
 fn meta(url: &str, content_type: Option<&str>) -> FetchMeta {
@@ -53,7 +54,7 @@ fn value() -> impl Strategy<Value = serde_json::Value> {
 proptest! {
     #[test]
     fn bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), ct in prop::option::of("[ -~]{0,24}")) {
-        let r = wellknown_openid_configuration::interpret(&body, &meta("https://a.example/t/.well-known/openid-configuration", ct.as_deref()));
+        let r = check_interpret(&wellknown_openid_configuration::OpenIdConfigurationProbe, &body, &meta("https://a.example/t/.well-known/openid-configuration", ct.as_deref())).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
@@ -66,7 +67,7 @@ proptest! {
             "https://a.example/.well-known/openid-configuration/t",
             "https://a.example/elsewhere.json",
         ] {
-            let r = wellknown_openid_configuration::interpret(&body, &meta(url, Some("application/json")));
+            let r = check_interpret(&wellknown_openid_configuration::OpenIdConfigurationProbe, &body, &meta(url, Some("application/json"))).map_err(TestCaseError::fail)?;
             // Candidates are extracted whatever the diagnostics.
             for c in &r.candidates {
                 prop_assert!(!c.value().is_empty());

@@ -2,9 +2,10 @@
 //! path; and a few invariants hold for every input.
 
 use proptest::prelude::*;
+use wellknown_conformance::invariants::check_interpret;
+use wellknown_core::FetchMeta;
 use wellknown_core::jiff::Timestamp;
 use wellknown_core::url::Url;
-use wellknown_core::{FetchMeta, WellKnownProbe};
 use wellknown_robots::{PARSE_LIMIT, RobotsProbe, RobotsTxt, check_url};
 
 /// Bytes biased towards robots.txt syntax, so that groups and rules are actually built.
@@ -47,8 +48,11 @@ proptest! {
         let r = RobotsTxt::parse(&body);
         let v = r.check(&agent, &path);
         prop_assert_eq!(v.allowed, r.is_allowed(&agent, &path));
-        let _ = check_url(&r, None, &agent, &path);
-        let _ = RobotsProbe.interpret(&body, &meta());
+        // A path is checked against the file (robots_url None: the file governs it) or refused with
+        // an error, never both.
+        let outcome = check_url(&r, None, &agent, &path);
+        prop_assert_eq!(outcome.allowed.is_none(), outcome.error.is_some());
+        check_interpret(&RobotsProbe, &body, &meta()).map_err(TestCaseError::fail)?;
     }
 
     #[test]
@@ -62,7 +66,7 @@ proptest! {
             prop_assert!(found);
         }
         prop_assert!(r.check(&agent, "/robots.txt").allowed);
-        let report = RobotsProbe.interpret(&body, &meta());
+        let report = check_interpret(&RobotsProbe, &body, &meta()).map_err(TestCaseError::fail)?;
         prop_assert!(report.candidates.iter().all(|c| !c.value().is_empty()));
     }
 

@@ -2,7 +2,7 @@
 
 mod conformance;
 mod corpus;
+mod no_panic;
 mod parser;
 mod probe;
-mod proptest;
 mod verify;

@@ -5,8 +5,9 @@ use std::io::Write;
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::invariants::check_report;
 use wellknown_core::{FetchMeta, Timestamp};
-use wellknown_sitemap::{Limits, parse_sitemap};
+use wellknown_sitemap::{Limits, SitemapProbe, parse_sitemap};
 
 fn meta(content_encoding: Option<&str>, declared: bool) -> FetchMeta {
     let mut m =
@@ -33,7 +34,11 @@ fn check(body: &[u8], m: &FetchMeta) {
         let u = Url::parse(c.value()).expect("candidate values are URLs");
         assert!(u.scheme() == "http" || u.scheme() == "https");
     }
-    let _ = serde_json::to_string(&r).expect("serialisable");
+    // The shared report invariants (codes declared, JSON form, bounded candidates): a decompressed
+    // body may hold more than its compressed bytes, up to the value cap.
+    let problems =
+        check_report(&SitemapProbe, &r, body.len() + usize::try_from(limits.hard_cap_values).unwrap_or(0), m);
+    assert!(problems.is_empty(), "{problems:?}");
 }
 
 const FRAGMENTS: &[&str] = &[

@@ -6,53 +6,36 @@
 //! fragment), the location's construction, member types, https endpoints, `none` in the endpoint
 //! authentication algorithms, every candidate (issuer, endpoints, pages, other hosts) and the
 //! follow-ups (`jwks_uri`, a different issuer). Each specification's own required members and rules
-//! are added on top by its probe ([`crate::rfc8414`], and the `wellknown-openid-configuration` crate).
+//! are added on top by its probe (`wellknown-oauth-authorization-server`, `wellknown-openid-configuration`).
 
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
-use wellknown_core::{Candidate, CandidateKind, FetchMeta, Host, Report};
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
+use wellknown_core::{Candidate, CandidateKind, FetchMeta, FetchPolicy, Host, Report};
 
 use crate::location::{Construction, expected_issuer_from};
 use crate::members::{MemberType, NO_NONE_ALG, member_type};
 
-/// Diagnostic codes of the issuer-metadata probes (design.md, "openid-configuration /
-/// oauth-authorization-server"). `missing_<member>` and `invalid_<member>` are built from member names.
-pub mod codes_md {
-    /// `issuer` differs from the issuer the metadata URL was built from (error).
-    pub const ISSUER_MISMATCH: &str = "issuer_mismatch";
-    /// `issuer` does not use the https scheme (error).
-    pub const ISSUER_NOT_HTTPS: &str = "issuer_not_https";
-    /// `issuer` has a query or fragment component (error).
-    pub const ISSUER_HAS_QUERY_OR_FRAGMENT: &str = "issuer_has_query_or_fragment";
-    /// `issuer` differs from the expected issuer only by a trailing `/` (warning).
-    pub const ISSUER_TRAILING_SLASH: &str = "issuer_trailing_slash";
-    /// An endpoint URL that does not use https (error).
-    pub const INSECURE_ENDPOINT: &str = "insecure_endpoint";
-    /// `none` listed in an endpoint authentication signing algorithm list (error).
-    pub const NONE_ALG_NOT_ALLOWED: &str = "none_alg_not_allowed";
-    /// The document was found at a URL that is not the construction its specification defines for
-    /// its issuer (error).
-    pub const WRONG_WELL_KNOWN_LOCATION: &str = "wrong_well_known_location";
-    /// An OpenID configuration found at the RFC 8414 inserted form (warning).
-    pub const RFC8414_STYLE_LOCATION: &str = "rfc8414_style_location";
-    /// RS256 absent from `id_token_signing_alg_values_supported` (error; FAPI servers omit it).
-    pub const RS256_NOT_SUPPORTED: &str = "rs256_not_supported";
-    /// `scopes_supported` present without `openid` (error).
-    pub const SCOPES_MISSING_OPENID: &str = "scopes_missing_openid";
-    /// RECOMMENDED `userinfo_endpoint` absent (warning).
-    pub const MISSING_USERINFO_ENDPOINT: &str = "missing_userinfo_endpoint";
-    /// RECOMMENDED `scopes_supported` absent (warning).
-    pub const MISSING_SCOPES_SUPPORTED: &str = "missing_scopes_supported";
-    /// RECOMMENDED `claims_supported` absent (warning).
-    pub const MISSING_CLAIMS_SUPPORTED: &str = "missing_claims_supported";
-    /// A JWK Set publishes private key parameters (error).
-    pub const PRIVATE_KEY_MATERIAL: &str = "private_key_material";
+/// The fetch policy of metadata documents: default caps, redirects followed (each recorded),
+/// `Accept: application/json` (OIDC Discovery 1.0 section 4.2, RFC 8414 section 3.2).
+pub fn metadata_policy() -> FetchPolicy {
+    FetchPolicy { accept: Some("application/json".into()), ..FetchPolicy::default() }
 }
 
-use codes_md as c;
+use crate::codes as c;
+
+/// How a metadata document is read as JSON: `application/json` (OIDC Discovery section 4.2, RFC 8414
+/// section 3.2; `invalid_charset` for a charset other than utf-8), a JSON object.
+pub const METADATA_JSON: JsonRules = JsonRules {
+    wrong_media_type: |_, parsed| match parsed {
+        Some(m) => format!("metadata must be served as application/json, not {}", m.essence),
+        None => "metadata served without a usable Content-Type".to_string(),
+    },
+    wrong_top_level: |found| format!("the metadata must be a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// Largest body interpreted in full (1 MiB, the default fetch cap); larger bodies are `too_large`.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -70,6 +53,17 @@ pub struct MetadataProfile {
     pub native: Construction,
     /// Specification name for messages.
     pub spec: &'static str,
+    /// Members this document defines beyond [`crate::members::MEMBERS`] (looked up first), with
+    /// their JSON types: `&[]` for OIDC Discovery and RFC 8414; UMA 2.0's `permission_endpoint`, say.
+    pub extra_members: &'static [(&'static str, MemberType)],
+}
+
+impl MetadataProfile {
+    /// The type of member `name` in this document: [`MetadataProfile::extra_members`] first, then
+    /// the shared table ([`member_type`]); None for a member neither knows (tolerated).
+    pub fn member_type(&self, name: &str) -> Option<MemberType> {
+        self.extra_members.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).or_else(|| member_type(name))
+    }
 }
 
 /// The outcome of [`read_metadata`]: the report so far plus what the specification-specific checks
@@ -93,7 +87,9 @@ pub struct Metadata {
 /// `construction` (`root`, `appended`, `inserted`, or null), `redirected_from` when redirected.
 pub fn read_metadata(body: &[u8], meta: &FetchMeta, profile: &MetadataProfile) -> Metadata {
     let mut report = Report::new(profile.probe, &meta.url, profile.probe);
-    check_content_type(&mut report, meta);
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), &METADATA_JSON) {
+        report.push(d);
+    }
     if meta.truncated || body.len() > MAX_BODY_BYTES {
         report.error(codes::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
@@ -102,25 +98,13 @@ pub fn read_metadata(body: &[u8], meta: &FetchMeta, profile: &MetadataProfile) -
         .or_else(|| expected_issuer_from(&meta.url, profile.suffix));
     record_location(&mut report, meta, profile, expected.as_ref());
 
-    let parsed = parse_json_body(body);
+    let parsed = read_document(body, &METADATA_JSON);
     for d in parsed.diagnostics {
         report.push(d);
     }
-    let object = match parsed.value {
-        Some(Value::Object(map)) => map,
-        Some(other) => {
-            report.error(
-                codes::NOT_JSON_OBJECT,
-                format!("the metadata must be a JSON object, found {}", type_name(&other)),
-                at(""),
-            );
-            report.kind = "invalid".into();
-            return Metadata { report, object: None, expected };
-        }
-        None => {
-            report.kind = "invalid".into();
-            return Metadata { report, object: None, expected };
-        }
+    let Some(Value::Object(object)) = parsed.value else {
+        report.kind = "invalid".into();
+        return Metadata { report, object: None, expected };
     };
 
     read_object(&mut report, &object, expected.as_ref(), profile);
@@ -147,36 +131,12 @@ fn read_object(
     let issuer = check_issuer(report, object, expected, profile);
     let mut seen_hosts = Vec::new();
     for (name, value) in object {
-        check_member(report, name, value);
+        check_member(report, name, value, profile);
     }
     host_candidates(report, issuer.as_ref(), expected, &mut seen_hosts);
-    extra_host_members(report, object, &mut seen_hosts);
+    extra_host_members(report, object, &mut seen_hosts, profile);
     if let Some(jwks) = object.get("jwks_uri").and_then(Value::as_str).and_then(http_url) {
-        report.follow_up("jwks", jwks, "jwks_uri");
-    }
-}
-
-/// `invalid_content_type` unless the media type is `application/json` (OIDC Discovery section 4.2,
-/// RFC 8414 section 3.2); `invalid_charset` for a charset other than utf-8 ([`check_charset`]).
-fn check_content_type(report: &mut Report, meta: &FetchMeta) {
-    let mt = meta.content_type.as_deref().and_then(MediaType::parse);
-    match mt {
-        Some(m) if m.essence == "application/json" => check_charset(report, &m),
-        Some(m) => report.error(
-            codes::INVALID_CONTENT_TYPE,
-            format!("metadata must be served as application/json, not {}", m.essence),
-            None,
-        ),
-        None => report.error(codes::INVALID_CONTENT_TYPE, "metadata served without a usable Content-Type", None),
-    }
-}
-
-/// `invalid_charset` (error) when the media type names a charset other than utf-8
-/// ([`MediaType::json_charset_problem`], RFC 8259 section 8.1); used for the metadata and for the
-/// JWK Set.
-pub(crate) fn check_charset(report: &mut Report, media: &MediaType) {
-    if let Some(msg) = media.json_charset_problem() {
-        report.error(codes::INVALID_CHARSET, msg, None);
+        report.follow_up(crate::jwks::PROBE_ID, jwks, "jwks_uri");
     }
 }
 
@@ -321,9 +281,9 @@ fn http_url(s: &str) -> Option<Url> {
 }
 
 /// Type-checks one member and adds its candidates.
-fn check_member(report: &mut Report, name: &str, value: &Value) {
+fn check_member(report: &mut Report, name: &str, value: &Value, profile: &MetadataProfile) {
     let ptr = pointer("", name);
-    let Some(ty) = member_type(name) else {
+    let Some(ty) = profile.member_type(name) else {
         harvest_unknown(report, name, value, &ptr);
         return;
     };
@@ -466,9 +426,14 @@ fn host_candidates(
 
 /// Provider members that name hosts (`msgraph_host`, `cloud_graph_host_name`): host candidates with
 /// the member name as relation, when the host is not already known.
-fn extra_host_members(report: &mut Report, object: &Map<String, Value>, seen: &mut Vec<String>) {
+fn extra_host_members(
+    report: &mut Report,
+    object: &Map<String, Value>,
+    seen: &mut Vec<String>,
+    profile: &MetadataProfile,
+) {
     for (name, value) in object {
-        if member_type(name).is_some() || !(name.ends_with("_host") || name.ends_with("_host_name")) {
+        if profile.member_type(name).is_some() || !(name.ends_with("_host") || name.ends_with("_host_name")) {
             continue;
         }
         let Some(s) = value.as_str() else { continue };
@@ -518,6 +483,7 @@ mod tests {
         suffix: "oauth-authorization-server",
         native: Construction::Inserted,
         spec: "RFC 8414",
+        extra_members: &[],
     };
 
     fn meta(url: &str) -> FetchMeta {

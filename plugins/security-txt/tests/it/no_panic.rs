@@ -2,8 +2,9 @@
 //! pieces, and signature verification over arbitrary key bytes.
 
 use proptest::prelude::*;
+use wellknown_conformance::invariants::{check_interpret, check_report};
 use wellknown_core::{FetchMeta, Timestamp};
-use wellknown_security_txt::{parse, parse_with_key};
+use wellknown_security_txt::{SecurityTxtProbe, parse, parse_with_key};
 
 fn meta(ct: Option<&str>) -> FetchMeta {
     let now: Timestamp = "2026-12-01T00:00:00Z".parse().expect("now");
@@ -34,8 +35,8 @@ proptest! {
     #[test]
     fn never_panics_on_bytes(body in proptest::collection::vec(any::<u8>(), 0..2048), html in any::<bool>()) {
         let ct = if html { Some("text/html") } else { Some("text/plain; charset=utf-8") };
-        let r = parse(&body, &meta(ct));
-        prop_assert_eq!(r.valid(), r.errors.is_empty());
+        let r = check_interpret(&SecurityTxtProbe, &body, &meta(ct)).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(r, parse(&body, &meta(ct)));
     }
 
     #[test]
@@ -43,6 +44,8 @@ proptest! {
         let eol = if crlf { "\r\n" } else { "\n" };
         let body = lines.join(eol);
         let r = parse_with_key(body.as_bytes(), &meta(Some("text/plain")), Some(&key));
+        let problems = check_report(&SecurityTxtProbe, &r, body.len(), &meta(Some("text/plain")));
+        prop_assert!(problems.is_empty(), "{:?}", problems);
         // Every diagnostic and candidate points at a line of the body.
         let n = u32::try_from(body.split('\n').count()).unwrap_or(u32::MAX);
         for c in &r.candidates {

@@ -3,13 +3,10 @@
 use serde_json::{Map, Value};
 use wellknown_core::json::{at, pointer};
 use wellknown_core::{FetchMeta, Report};
-use wellknown_oauth_authorization_server::location::{Construction, OIDC_SUFFIX};
-use wellknown_oauth_authorization_server::metadata::{
-    MetadataProfile, codes_md, read_metadata, recommend, require, string_array,
-};
+use wellknown_oauth_metadata::metadata::{recommend, require, string_array};
+use wellknown_oauth_metadata::{Construction, MetadataProfile, OIDC_SUFFIX, read_metadata};
 
-/// The probe id and report kind.
-pub const PROBE_ID: &str = "openid-configuration";
+use crate::{PROBE_ID, codes};
 
 /// How OpenID provider metadata is read.
 pub const PROFILE: MetadataProfile = MetadataProfile {
@@ -17,6 +14,7 @@ pub const PROFILE: MetadataProfile = MetadataProfile {
     suffix: OIDC_SUFFIX,
     native: Construction::Appended,
     spec: "OpenID Connect Discovery 1.0",
+    extra_members: &[],
 };
 
 const S3: &str = "OpenID Connect Discovery 1.0 section 3";
@@ -64,7 +62,7 @@ fn check_openid(report: &mut Report, object: &Map<String, Value>) {
         && !algs.contains(&"RS256")
     {
         report.error(
-            codes_md::RS256_NOT_SUPPORTED,
+            codes::RS256_NOT_SUPPORTED,
             "id_token_signing_alg_values_supported must include RS256 (section 3); FAPI deployments omit it on purpose",
             at("/id_token_signing_alg_values_supported"),
         );
@@ -73,7 +71,7 @@ fn check_openid(report: &mut Report, object: &Map<String, Value>) {
         && !scopes.contains(&"openid")
     {
         report.error(
-            codes_md::SCOPES_MISSING_OPENID,
+            codes::SCOPES_MISSING_OPENID,
             "scopes_supported must include openid (\"The server MUST support the openid scope value\", section 3)",
             at(pointer("", "scopes_supported")),
         );

@@ -1,18 +1,22 @@
 //! RFC 8414 authorization server metadata: the checks specific to RFC 8414 section 2, on top of
-//! [`crate::metadata::read_metadata`].
+//! the shared reader [`wellknown_oauth_metadata::read_metadata`].
 
 use serde_json::{Map, Value};
 use wellknown_core::{FetchMeta, Report};
 
-use crate::location::{Construction, RFC8414_SUFFIX};
-use crate::metadata::{MetadataProfile, read_metadata, require, string_array};
+use wellknown_oauth_metadata::metadata::{require, string_array};
+use wellknown_oauth_metadata::{Construction, MetadataProfile, RFC8414_SUFFIX, read_metadata};
 
-/// The probe id and report kind.
-pub const PROBE_ID: &str = "oauth-authorization-server";
+use crate::PROBE_ID;
 
 /// How RFC 8414 metadata is read.
-pub const PROFILE: MetadataProfile =
-    MetadataProfile { probe: PROBE_ID, suffix: RFC8414_SUFFIX, native: Construction::Inserted, spec: "RFC 8414" };
+pub const PROFILE: MetadataProfile = MetadataProfile {
+    probe: PROBE_ID,
+    suffix: RFC8414_SUFFIX,
+    native: Construction::Inserted,
+    spec: "RFC 8414",
+    extra_members: &[],
+};
 
 /// Interprets an RFC 8414 metadata document fetched as `meta`. Pure, never panics.
 ///

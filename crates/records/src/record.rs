@@ -9,7 +9,7 @@ use serde::Serialize;
 use wellknown_core::{CandidateKind, Evidence, FetchFailure, Locator, Method, RedirectHop, Severity, Timestamp};
 
 use crate::unit::UnitKind;
-use crate::verify::VerifyStatus;
+use crate::verify::{VerifySource, VerifyStatus};
 
 /// One line of scan output.
 #[derive(Debug, Clone, Serialize)]
@@ -177,8 +177,8 @@ pub struct VerificationRecord {
     /// The fetcher's failure, when there was no usable response.
     pub failure: Option<FetchFailure>,
     /// `request` (a verification request), `document` (the URL was fetched as a document in this
-    /// scan and that fetch is the verdict) or `none` (not requested).
-    pub source: &'static str,
+    /// scan and that fetch is the verdict) or `none` (not requested): [`VerifySource`].
+    pub source: VerifySource,
     /// When the verdict was reached (RFC 3339 UTC).
     pub verified_at: Timestamp,
 }
@@ -200,10 +200,48 @@ pub struct InventoryRecord {
     pub candidate_value: String,
     /// Whether it is in the scan scope.
     pub in_scope: bool,
-    /// `queued` (scanned in this run), `beyond_depth` (in scope, deeper than `--depth`),
-    /// `over_budget` (in scope, but its revealer's `--max-revealed-per-document` or `--max-revealed`
-    /// was spent: recorded, not scanned) or `out_of_scope` (recorded, never requested).
-    pub action: &'static str,
+    /// What the scan does with it ([`InventoryAction`]).
+    pub action: InventoryAction,
+}
+
+/// What a scan does with a unit a document revealed (an `inventory` record's `action`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InventoryAction {
+    /// `queued`: in scope, within `--depth`: scanned in this run.
+    Queued,
+    /// `beyond_depth`: in scope, deeper than `--depth`: recorded, not scanned.
+    BeyondDepth,
+    /// `over_budget`: in scope within `--depth`, but its revealer's `--max-revealed-per-document` or
+    /// `--max-revealed` was spent: recorded, not scanned.
+    OverBudget,
+    /// `out_of_scope`: recorded, never requested.
+    OutOfScope,
+}
+
+impl InventoryAction {
+    /// Every action, in declaration order.
+    pub const ALL: [InventoryAction; 4] = [
+        InventoryAction::Queued,
+        InventoryAction::BeyondDepth,
+        InventoryAction::OverBudget,
+        InventoryAction::OutOfScope,
+    ];
+
+    /// The `snake_case` name used in records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InventoryAction::Queued => "queued",
+            InventoryAction::BeyondDepth => "beyond_depth",
+            InventoryAction::OverBudget => "over_budget",
+            InventoryAction::OutOfScope => "out_of_scope",
+        }
+    }
+
+    /// Parses an action name.
+    pub fn parse(s: &str) -> Option<InventoryAction> {
+        InventoryAction::ALL.into_iter().find(|a| a.as_str() == s)
+    }
 }
 
 /// A virtual-host attempt: a revealed name that did not resolve, requested with its own Host header

@@ -16,11 +16,12 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use wellknown_core::diag::codes;
-use wellknown_core::json::{at, merge_alternate, parse_json_body, pointer, type_name};
-use wellknown_core::media::MediaType;
+use wellknown_core::json::{at, merge_alternate, pointer, type_name};
+use wellknown_core::json_document::{JsonRules, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
-use crate::metadata::{MAX_BODY_BYTES, codes_md::PRIVATE_KEY_MATERIAL};
+use crate::codes::{self as c, PRIVATE_KEY_MATERIAL};
+use crate::metadata::MAX_BODY_BYTES;
 use crate::x5c::certificate_subject;
 
 /// The probe id and report kind.
@@ -31,6 +32,20 @@ pub const THUMBPRINT_URN_PREFIX: &str = "urn:ietf:params:oauth:jwk-thumbprint:sh
 
 /// Private-key parameters of RSA, EC and OKP keys (RFC 7518 sections 6.2.2, 6.3.2; RFC 8037).
 pub const PRIVATE_PARAMS: [&str; 7] = ["d", "p", "q", "dp", "dq", "qi", "oth"];
+
+/// How a JWK Set is read as JSON: a JSON media type (RFC 7517 section 8.5 registers
+/// `application/jwk-set+json`; `application/json` is accepted), utf-8, a JSON object, member names
+/// unique (RFC 7517 sections 4 and 5: MUST, so `duplicate_member` is an error).
+pub const JWKS_JSON: JsonRules = JsonRules {
+    accepts: |m| m.is_json(),
+    wrong_media_type: |_, parsed| match parsed {
+        Some(m) => format!("a JWK Set is served as application/jwk-set+json or application/json, not {}", m.essence),
+        None => "JWK Set served without a usable Content-Type".to_string(),
+    },
+    duplicates_are_errors: true,
+    wrong_top_level: |found| format!("a JWK Set is a JSON object, found {found}"),
+    ..JsonRules::JSON
+};
 
 /// The members an RFC 7638 thumbprint covers for `kty` (section 3.2; OKP from RFC 8037 section 2),
 /// in lexicographic order. None for a key type without a defined thumbprint.
@@ -75,57 +90,40 @@ pub fn jwk_thumbprint(jwk: &Map<String, Value>) -> Option<String> {
 /// member names MUST be unique), after which every occurrence of the repeated member is read too.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(PROBE_ID, &meta.url, PROBE_ID);
-    match meta.content_type.as_deref().and_then(MediaType::parse) {
-        Some(m) if m.is_json() => crate::metadata::check_charset(&mut report, &m),
-        Some(m) => report.error(
-            codes::INVALID_CONTENT_TYPE,
-            format!("a JWK Set is served as application/jwk-set+json or application/json, not {}", m.essence),
-            None,
-        ),
-        None => report.error(codes::INVALID_CONTENT_TYPE, "JWK Set served without a usable Content-Type", None),
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), &JWKS_JSON) {
+        report.push(d);
     }
     if meta.truncated || body.len() > MAX_BODY_BYTES {
         report.error(codes::TOO_LARGE, format!("body exceeds {MAX_BODY_BYTES} bytes"), None);
     }
-    // RFC 7517 sections 4 and 5: member names MUST be unique in a JWK and a JWK Set.
-    let parsed = parse_json_body(body).duplicates_as_errors();
+    let parsed = read_document(body, &JWKS_JSON);
     for d in parsed.diagnostics {
         report.push(d);
     }
-    let Some(value) = parsed.value else {
+    let Some(Value::Object(object)) = parsed.value else {
         report.kind = "invalid".into();
         return report;
     };
-    read_set(&mut report, value);
+    read_set(&mut report, &object);
     // A repeated member name (`duplicate_member`): every occurrence is read, so a private key in an
     // occurrence a last-wins parser drops is still `private_key_material`.
     for alternate in parsed.alternates {
-        let mut seen = Report::new(PROBE_ID, &meta.url, PROBE_ID);
-        read_set(&mut seen, alternate);
-        merge_alternate(&mut report, seen);
+        if let Value::Object(object) = alternate {
+            let mut seen = Report::new(PROBE_ID, &meta.url, PROBE_ID);
+            read_set(&mut seen, &object);
+            merge_alternate(&mut report, seen);
+        }
     }
     report
 }
 
-/// Reads the JWK Set `value` into `report`: each key, and the fact `key_count`.
-fn read_set(report: &mut Report, value: Value) {
-    let object = match value {
-        Value::Object(o) => o,
-        other => {
-            report.error(
-                codes::NOT_JSON_OBJECT,
-                format!("a JWK Set is a JSON object, found {}", type_name(&other)),
-                at(""),
-            );
-            report.kind = "invalid".into();
-            return;
-        }
-    };
+/// Reads the JWK Set `object` into `report`: each key, and the fact `key_count`.
+fn read_set(report: &mut Report, object: &Map<String, Value>) {
     let keys = match object.get("keys") {
         Some(Value::Array(keys)) => keys,
         Some(other) => {
             report.error(
-                "invalid_keys",
+                c::INVALID_KEYS,
                 format!("keys must be an array of JWKs, found {}", type_name(other)),
                 at("/keys"),
             );
@@ -133,9 +131,9 @@ fn read_set(report: &mut Report, value: Value) {
         }
         None => {
             // A single JWK served where a set was expected: still read it, it may leak a private key.
-            report.error("missing_keys", "a JWK Set has a REQUIRED keys member (RFC 7517 section 5.1)", at(""));
+            report.error(c::MISSING_KEYS, "a JWK Set has a REQUIRED keys member (RFC 7517 section 5.1)", at(""));
             if object.contains_key("kty") {
-                read_key(report, &object, "");
+                read_key(report, object, "");
             }
             return;
         }
@@ -144,7 +142,7 @@ fn read_set(report: &mut Report, value: Value) {
         let ptr = pointer("/keys", &i.to_string());
         match key.as_object() {
             Some(jwk) => read_key(report, jwk, &ptr),
-            None => report.error("invalid_jwk", format!("key {i} is {}, not a JSON object", type_name(key)), at(ptr)),
+            None => report.error(c::INVALID_JWK, format!("key {i} is {}, not a JSON object", type_name(key)), at(ptr)),
         }
     }
     report.fact("key_count", keys.len());
@@ -166,17 +164,17 @@ fn read_key(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) {
         );
     }
     let Some(kty) = kty else {
-        report.error("invalid_jwk", "a JWK has a REQUIRED kty member (RFC 7517 section 4.1)", at(ptr));
+        report.error(c::INVALID_JWK, "a JWK has a REQUIRED kty member (RFC 7517 section 4.1)", at(ptr));
         return;
     };
     let x5c = read_x5c(report, jwk, ptr);
     if thumbprint_members(kty).is_none() {
-        report.warn("unknown_kty", format!("key type {kty:?} has no defined thumbprint; key not recorded"), at(ptr));
+        report.warn(c::UNKNOWN_KTY, format!("key type {kty:?} has no defined thumbprint; key not recorded"), at(ptr));
         return;
     }
     let Some(thumbprint) = jwk_thumbprint(jwk) else {
         report.error(
-            "invalid_jwk",
+            c::INVALID_JWK,
             format!("{kty} key lacks a member its thumbprint needs (RFC 7638 section 3.2), or one is not a string"),
             at(ptr),
         );
@@ -208,7 +206,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
     let value = jwk.get("x5c")?;
     let x5c_ptr = pointer(ptr, "x5c");
     let Some(first) = value.as_array().and_then(|a| a.first()) else {
-        report.error("invalid_x5c", "x5c must be a non-empty array of base64 DER certificates", at(x5c_ptr));
+        report.error(c::INVALID_X5C, "x5c must be a non-empty array of base64 DER certificates", at(x5c_ptr));
         return None;
     };
     let text: String = first.as_str().unwrap_or_default().chars().filter(|c| !c.is_ascii_whitespace()).collect();
@@ -216,7 +214,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
         Ok(der) if !der.is_empty() => der,
         _ => {
             report.error(
-                "invalid_x5c",
+                c::INVALID_X5C,
                 "x5c[0] is not base64 (RFC 7517 section 4.7: standard base64, not base64url)",
                 at(pointer(&x5c_ptr, "0")),
             );
@@ -226,7 +224,7 @@ fn read_x5c(report: &mut Report, jwk: &Map<String, Value>, ptr: &str) -> Option<
     let sha = URL_SAFE_NO_PAD.encode(Sha256::digest(&der));
     let subject = certificate_subject(&der);
     if subject.is_none() {
-        report.error("invalid_x5c", "x5c[0] is not a DER X.509 certificate", at(pointer(&x5c_ptr, "0")));
+        report.error(c::INVALID_X5C, "x5c[0] is not a DER X.509 certificate", at(pointer(&x5c_ptr, "0")));
     }
     Some((sha, subject))
 }
