@@ -13,7 +13,8 @@ use wellknown_core::json::{at, merge_alternate, pointer};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
 use crate::codes;
-use crate::document::{self, Media};
+use crate::document;
+use wellknown_core::json_document::JsonRules;
 
 /// Fetch cap (bytes after content decoding): a catalog of many APIs stays well under it.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
@@ -25,10 +26,16 @@ pub const ANCHOR_RELATION: &str = "api_catalog_anchor";
 /// Relation of links whose type RFC 9727 does not name (hint `rel`).
 pub const OTHER_LINK_RELATION: &str = "api_catalog_link";
 
-const MEDIA: Media = Media {
-    essences: &["application/linkset+json"],
-    error: false,
-    reference: "RFC 9727 section 4: the catalog is served as application/linkset+json",
+/// A JSON object served as `application/linkset+json` (RFC 9727 section 4; another type is a
+/// warning).
+const JSON_RULES: JsonRules = JsonRules {
+    accepts: |m| m.essence == "application/linkset+json",
+    wrong_media_type: |raw, parsed| match (raw, parsed) {
+        (_, Some(m)) => format!("served as {}, not application/linkset+json (RFC 9727 section 4)", m.essence),
+        (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
+        (None, None) => "served without a Content-Type (RFC 9727 section 4: application/linkset+json)".to_string(),
+    },
+    ..JsonRules::JSON
 };
 
 /// The candidate relation for a link relation type RFC 9727 names (`item` -> `api_catalog_item`,
@@ -60,7 +67,8 @@ pub fn relation_for(rel: &str) -> Option<&'static str> {
 /// the catalog's URL.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "api_catalog");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &MEDIA) else {
+    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, false)
+    else {
         return report;
     };
     read(&object, &meta.url, &mut report);

@@ -39,7 +39,8 @@ pub const OIDC_ACCOUNT_RELATION: &str = "matrix_oidc_account";
 /// A base URL that is not an absolute http(s) URL is `invalid_base_url` and gives no candidate.
 pub fn interpret_client(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::CLIENT_PROBE_ID, &meta.url, "matrix_client");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_CLIENT_BODY_BYTES, &crate::MEDIA)
+    let Some((object, alternates)) =
+        document::object(body, meta, &mut report, MAX_CLIENT_BODY_BYTES, &crate::JSON_RULES, false)
     else {
         return report;
     };

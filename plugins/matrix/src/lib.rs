@@ -38,10 +38,17 @@ pub const CLIENT_PROBE_ID: &str = "matrix-client";
 /// The RFC 8615 well-known suffix the IANA registry lists (both documents live under it).
 pub const SUFFIX: &str = "matrix";
 
-/// The media type rule of both documents: a JSON type, a warning otherwise (clients and servers
-/// parse the body whatever its type).
-const MEDIA: document::Media =
-    document::Media { essences: &[], error: false, reference: "the documents are JSON objects" };
+/// How both documents are read: a JSON object; any JSON media type (another one is a warning:
+/// clients and servers parse the body whatever its type).
+const JSON_RULES: wellknown_core::json_document::JsonRules = wellknown_core::json_document::JsonRules {
+    accepts: |m| m.is_json(),
+    wrong_media_type: |raw, parsed| match (raw, parsed) {
+        (_, Some(m)) => format!("served as {}, not a JSON media type (the document is a JSON object)", m.essence),
+        (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
+        (None, None) => "served without a Content-Type".to_string(),
+    },
+    ..wellknown_core::json_document::JsonRules::JSON
+};
 
 inventory::submit! { wellknown_core::ProbeRegistration::new(&MatrixServerProbe) }
 inventory::submit! { wellknown_core::ProbeRegistration::new(&MatrixClientProbe) }

@@ -1,6 +1,7 @@
 //! The registered probes: one document each under `/.well-known/matrix/`.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{CLIENT_PROBE_ID, MAX_CLIENT_BODY_BYTES, MAX_SERVER_BODY_BYTES, SERVER_PROBE_ID, SUFFIX};
@@ -39,21 +40,21 @@ fn locations(target: &Target, document: &str) -> Vec<Url> {
     }
 }
 
+impl MatrixServerProbe {
+    /// What the probe is (the page `docs/plugins/matrix.md` covers both Matrix probes).
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: SERVER_PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Matrix server delegation (/.well-known/matrix/server): the host and port federation traffic goes to",
+        spec: "Matrix server-server API (server discovery)",
+        page: "matrix",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for MatrixServerProbe {
-    fn id(&self) -> &'static str {
-        SERVER_PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Matrix server delegation (/.well-known/matrix/server): the host and port federation traffic goes to"
-    }
-
-    fn spec(&self) -> &'static str {
-        "Matrix server-server API (server discovery)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -69,21 +70,21 @@ impl WellKnownProbe for MatrixServerProbe {
     }
 }
 
+impl MatrixClientProbe {
+    /// What the probe is (the page `docs/plugins/matrix.md` covers both Matrix probes).
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: CLIENT_PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Matrix client discovery (/.well-known/matrix/client): the homeserver and identity server base URLs",
+        spec: "Matrix client-server API (server discovery)",
+        page: "matrix",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for MatrixClientProbe {
-    fn id(&self) -> &'static str {
-        CLIENT_PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Matrix client discovery (/.well-known/matrix/client): the homeserver and identity server base URLs"
-    }
-
-    fn spec(&self) -> &'static str {
-        "Matrix client-server API (server discovery)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

@@ -28,7 +28,8 @@ pub const SERVER_RELATION: &str = "matrix_server";
 /// and the shared JSON ones.
 pub fn interpret_server(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::SERVER_PROBE_ID, &meta.url, "matrix_server");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_SERVER_BODY_BYTES, &crate::MEDIA)
+    let Some((object, alternates)) =
+        document::object(body, meta, &mut report, MAX_SERVER_BODY_BYTES, &crate::JSON_RULES, false)
     else {
         return report;
     };

@@ -1,6 +1,7 @@
 //! The registered probe: where the policy lives (the Policy Host) and how it is fetched.
 
 use url::Url;
+use wellknown_core::probe::ProbeInfo;
 use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
@@ -19,21 +20,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MtaStsTxtProbe;
 
+impl MtaStsTxtProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "MTA-STS policy on the mta-sts.<domain> policy host: the MX hosts allowed to receive the domain's mail over TLS",
+        spec: "RFC 8461",
+        page: "mta-sts-txt",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for MtaStsTxtProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "MTA-STS policy on the mta-sts.<domain> policy host: the MX hosts allowed to receive the domain's mail over TLS"
-    }
-
-    fn spec(&self) -> &'static str {
-        "RFC 8461"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {

@@ -13,7 +13,8 @@ use wellknown_core::scope::registrable_domain;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::codes;
-use crate::document::{self, Media};
+use crate::document;
+use wellknown_core::json_document::JsonRules;
 
 /// Fetch cap (bytes after content decoding).
 pub const MAX_BODY_BYTES: u64 = 256 * 1024;
@@ -30,7 +31,16 @@ pub const SERVICE_RELATION: &str = "rws_service_site";
 /// Relation of the `origin` candidates of `ccTLDs` variants (hint `of`: the site they vary).
 pub const CCTLD_RELATION: &str = "rws_cctld_variant";
 
-const MEDIA: Media = Media { essences: &[], error: false, reference: "the file is a JSON object" };
+/// A JSON object; any JSON media type (another one is a warning: the list's checks parse the body).
+const JSON_RULES: JsonRules = JsonRules {
+    accepts: |m| m.is_json(),
+    wrong_media_type: |raw, parsed| match (raw, parsed) {
+        (_, Some(m)) => format!("served as {}, not a JSON media type (the file is a JSON object)", m.essence),
+        (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
+        (None, None) => "served without a Content-Type".to_string(),
+    },
+    ..JsonRules::JSON
+};
 
 const MEMBERS: [&str; 6] = ["primary", "associatedSites", "serviceSites", "ccTLDs", "rationaleBySite", "contact"];
 
@@ -44,7 +54,8 @@ const MEMBERS: [&str; 6] = ["primary", "associatedSites", "serviceSites", "ccTLD
 /// schemeful site is emitted as its origin (or as written) flagged `invalid`.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "related_website_set");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &MEDIA) else {
+    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, false)
+    else {
         return report;
     };
     read(&object, meta, &mut report);

@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/related-website-set.json` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -15,21 +15,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RelatedWebsiteSetJsonProbe;
 
+impl RelatedWebsiteSetJsonProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "Related Website Set (Chrome): the primary, associated, service and ccTLD sites of one organisation",
+        spec: "Related Website Sets (Chrome, GoogleChrome/related-website-sets Well-Known-Specification.md)",
+        page: "related-website-set-json",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for RelatedWebsiteSetJsonProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "Related Website Set (Chrome): the primary, associated, service and ccTLD sites of one organisation"
-    }
-
-    fn spec(&self) -> &'static str {
-        "Related Website Sets (Chrome, GoogleChrome/related-website-sets Well-Known-Specification.md)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -37,13 +37,6 @@ impl WellKnownProbe for RelatedWebsiteSetJsonProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/json".to_string()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -55,7 +48,8 @@ impl WellKnownProbe for RelatedWebsiteSetJsonProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wellknown_core::Origin;
+    use url::Url;
+    use wellknown_core::{Origin, Target};
 
     #[test]
     fn locations_and_registration() {

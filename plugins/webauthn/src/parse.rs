@@ -16,7 +16,8 @@ use wellknown_core::scope::registrable_domain;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::codes;
-use crate::document::{self, Media};
+use crate::document;
+use wellknown_core::json_document::JsonRules;
 
 /// Fetch cap (bytes after content decoding).
 pub const MAX_BODY_BYTES: u64 = 256 * 1024;
@@ -28,10 +29,14 @@ pub const MAX_LABELS: usize = 5;
 /// Relation of the `origin` candidates.
 pub const RELATION: &str = "webauthn_related_origin";
 
-const MEDIA: Media = Media {
-    essences: &["application/json"],
-    error: true,
-    reference: "WebAuthn Level 3 section 5.11.1: clients require application/json",
+/// A JSON object served as `application/json` (section 5.11.1: clients refuse another type).
+const JSON_RULES: JsonRules = JsonRules {
+    wrong_media_type: |raw, parsed| match (raw, parsed) {
+        (_, Some(m)) => format!("served as {}, not application/json: clients refuse it (section 5.11.1)", m.essence),
+        (Some(raw), None) => format!("Content-Type {raw:?} is not a media type: clients refuse it (section 5.11.1)"),
+        (None, None) => "served without a Content-Type: clients require application/json (section 5.11.1)".to_string(),
+    },
+    ..JsonRules::JSON
 };
 
 /// Interprets a `/.well-known/webauthn` body fetched as described by `meta`.
@@ -59,7 +64,8 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             None,
         );
     }
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &MEDIA) else {
+    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, true)
+    else {
         return report;
     };
     read(&object, &mut report);

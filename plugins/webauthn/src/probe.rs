@@ -1,7 +1,7 @@
 //! The registered probe: where `/.well-known/webauthn` lives and how it is fetched.
 
-use url::Url;
-use wellknown_core::{FetchMeta, FetchPolicy, Report, Target, WellKnownProbe};
+use wellknown_core::probe::ProbeInfo;
+use wellknown_core::{FetchMeta, FetchPolicy, Report, WellKnownProbe};
 
 use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 
@@ -16,21 +16,21 @@ use crate::{MAX_BODY_BYTES, PROBE_ID, SUFFIX};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WebauthnProbe;
 
+impl WebauthnProbe {
+    /// What the probe is.
+    pub const INFO: ProbeInfo = ProbeInfo {
+        id: PROBE_ID,
+        suffix: Some(SUFFIX),
+        summary: "WebAuthn related origins: other origins of the organisation allowed to use this RP ID's passkeys",
+        spec: "WebAuthn Level 3 (related origin requests)",
+        page: "webauthn",
+        codes: crate::codes::ALL,
+    };
+}
+
 impl WellKnownProbe for WebauthnProbe {
-    fn id(&self) -> &'static str {
-        PROBE_ID
-    }
-
-    fn suffix(&self) -> Option<&'static str> {
-        Some(SUFFIX)
-    }
-
-    fn summary(&self) -> &'static str {
-        "WebAuthn related origins: other origins of the organisation allowed to use this RP ID's passkeys"
-    }
-
-    fn spec(&self) -> &'static str {
-        "WebAuthn Level 3 (related origin requests)"
+    fn info(&self) -> &'static ProbeInfo {
+        &Self::INFO
     }
 
     fn policy(&self) -> FetchPolicy {
@@ -38,13 +38,6 @@ impl WellKnownProbe for WebauthnProbe {
             max_body_bytes: MAX_BODY_BYTES,
             accept: Some("application/json".to_string()),
             ..FetchPolicy::default()
-        }
-    }
-
-    fn locations(&self, target: &Target) -> Vec<Url> {
-        match target {
-            Target::Origin { origin } => wellknown_core::wellknown::url(origin, SUFFIX).into_iter().collect(),
-            Target::Url { url, .. } => vec![url.clone()],
         }
     }
 
@@ -56,7 +49,8 @@ impl WellKnownProbe for WebauthnProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wellknown_core::Origin;
+    use url::Url;
+    use wellknown_core::{Origin, Target};
 
     #[test]
     fn locations_and_registration() {

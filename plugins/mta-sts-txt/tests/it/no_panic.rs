@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use wellknown_conformance::generate::fetch_meta;
+use wellknown_conformance::invariants::check_interpret;
 
 fn meta(https: bool, ct: Option<&str>, redirected: bool, truncated: bool) -> wellknown_core::FetchMeta {
     fetch_meta("/.well-known/mta-sts.txt", https, ct, redirected, truncated)
@@ -29,14 +30,14 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), https in any::<bool>(),
                                    truncated in any::<bool>(), ct in prop::option::of("text/plain|text/html|application/json")) {
-        let r = wellknown_mta_sts_txt::interpret(&body, &meta(https, ct.as_deref(), false, truncated));
+        let r = check_interpret(&wellknown_mta_sts_txt::MtaStsTxtProbe, &body, &meta(https, ct.as_deref(), false, truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn vocabulary_lines_never_panic(lines in prop::collection::vec((prop::sample::select(NAMES), prop::sample::select(VALUES), any::<bool>()), 0..12)) {
         let body: String = lines.iter().map(|(n, v, crlf)| format!("{n}: {v}{}", if *crlf { "\r\n" } else { "\n" })).collect();
-        let r = wellknown_mta_sts_txt::interpret(body.as_bytes(), &meta(true, Some("text/plain"), false, false));
+        let r = check_interpret(&wellknown_mta_sts_txt::MtaStsTxtProbe, body.as_bytes(), &meta(true, Some("text/plain"), false, false)).map_err(TestCaseError::fail)?;
         for c in &r.candidates {
             prop_assert!(!c.value().is_empty());
         }

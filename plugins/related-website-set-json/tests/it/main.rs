@@ -2,5 +2,4 @@
 //! not one per file).
 
 mod conformance;
-mod docs;
 mod no_panic;

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use wellknown_conformance::generate::{fetch_meta, json_content_type, json_value};
+use wellknown_conformance::invariants::check_interpret;
 
 const VALUES: &[&str] = &[
     "https://primary.example",
@@ -21,14 +22,14 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), https in any::<bool>(),
                                    ct in json_content_type(), truncated in any::<bool>()) {
-        let r = wellknown_related_website_set_json::interpret(&body, &fetch_meta("/.well-known/related-website-set.json", https, ct, false, truncated));
+        let r = check_interpret(&wellknown_related_website_set_json::RelatedWebsiteSetJsonProbe, &body, &fetch_meta("/.well-known/related-website-set.json", https, ct, false, truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn vocabulary_documents_never_panic(doc in json_value(VALUES, KEYS)) {
         let body = serde_json::to_vec(&doc).expect("serialisable");
-        let r = wellknown_related_website_set_json::interpret(&body, &fetch_meta("/.well-known/related-website-set.json", true, Some("application/json"), false, false));
+        let r = check_interpret(&wellknown_related_website_set_json::RelatedWebsiteSetJsonProbe, &body, &fetch_meta("/.well-known/related-website-set.json", true, Some("application/json"), false, false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

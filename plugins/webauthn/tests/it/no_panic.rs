@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use wellknown_conformance::generate::{fetch_meta, json_content_type, json_value};
+use wellknown_conformance::invariants::check_interpret;
 
 const VALUES: &[&str] = &[
     "https://example.co.uk",
@@ -21,14 +22,14 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2048), https in any::<bool>(),
                                    ct in json_content_type(), redirected in any::<bool>(), truncated in any::<bool>()) {
-        let r = wellknown_webauthn::interpret(&body, &fetch_meta("/.well-known/webauthn", https, ct, redirected, truncated));
+        let r = check_interpret(&wellknown_webauthn::WebauthnProbe, &body, &fetch_meta("/.well-known/webauthn", https, ct, redirected, truncated)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 
     #[test]
     fn vocabulary_documents_never_panic(origins in prop::collection::vec(json_value(VALUES, KEYS), 0..12)) {
         let body = serde_json::to_vec(&serde_json::json!({ "origins": Value::Array(origins) })).expect("serialisable");
-        let r = wellknown_webauthn::interpret(&body, &fetch_meta("/.well-known/webauthn", true, Some("application/json"), false, false));
+        let r = check_interpret(&wellknown_webauthn::WebauthnProbe, &body, &fetch_meta("/.well-known/webauthn", true, Some("application/json"), false, false)).map_err(TestCaseError::fail)?;
         for c in &r.candidates {
             prop_assert!(!c.value().is_empty() || c.has_flag("invalid"));
         }
