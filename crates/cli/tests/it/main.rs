@@ -17,6 +17,7 @@ mod e2e_hostile_peers;
 mod e2e_identity;
 mod e2e_interrupt;
 mod e2e_issuers;
+mod e2e_net_registry;
 mod e2e_redirect_scope;
 mod e2e_registered;
 mod e2e_resume;
