@@ -107,6 +107,12 @@ impl FixtureServer {
                 for e in dir.flatten() {
                     if let Some(n) = e.file_name().to_str() {
                         names.push(n.to_string());
+                        // And its MTA-STS policy host (RFC 8461: the `mta-sts.txt` probe asks
+                        // `mta-sts.<host>`), which answers 404 rather than fail TLS. Not a wildcard:
+                        // a random sibling name must still fail (the virtual-host baseline).
+                        if n.parse::<std::net::IpAddr>().is_err() {
+                            names.push(format!("mta-sts.{n}"));
+                        }
                     }
                 }
             }

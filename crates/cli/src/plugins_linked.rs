@@ -9,7 +9,7 @@
 use wellknown_core::WellKnownProbe;
 
 /// One probe value of every plugin crate. Referencing them keeps each crate linked.
-pub fn linked() -> [&'static dyn WellKnownProbe; 22] {
+pub fn linked() -> [&'static dyn WellKnownProbe; 28] {
     [
         &wellknown_robots::RobotsProbe,
         &wellknown_sitemap::SitemapProbe,
@@ -33,6 +33,12 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 22] {
         &wellknown_did_json::DidJsonProbe,
         &wellknown_did_configuration_json::DidConfigurationJsonProbe,
         &wellknown_csaf::CsafProbe,
+        &wellknown_mta_sts_txt::MtaStsTxtProbe,
+        &wellknown_matrix::MatrixServerProbe,
+        &wellknown_matrix::MatrixClientProbe,
+        &wellknown_webauthn::WebauthnProbe,
+        &wellknown_related_website_set_json::RelatedWebsiteSetJsonProbe,
+        &wellknown_api_catalog::ApiCatalogProbe,
     ]
 }
 
@@ -46,6 +52,7 @@ pub fn link_all() {
 /// Probe ids the binary must register, sorted.
 pub const EXPECTED_PROBES: &[&str] = &[
     "agent-card.json",
+    "api-catalog",
     "apple-app-site-association",
     "assetlinks",
     "change-password",
@@ -56,17 +63,22 @@ pub const EXPECTED_PROBES: &[&str] = &[
     "host-meta.json",
     "jwks",
     "jwks.json",
+    "matrix-client",
+    "matrix-server",
+    "mta-sts.txt",
     "nodeinfo",
     "nodeinfo-document",
     "oauth-authorization-server",
     "oauth-protected-resource",
     "openid-configuration",
     "openid-federation",
+    "related-website-set.json",
     "robots",
     "security.txt",
     "sitemap",
     "trust.txt",
     "uma2-configuration",
+    "webauthn",
 ];
 
 #[cfg(test)]

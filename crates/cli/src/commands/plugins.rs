@@ -19,14 +19,23 @@ pub fn registry_status(suffix: Option<&str>) -> String {
 }
 
 /// Where a probe looks on an origin, as paths (`/robots.txt`; `/.well-known/security.txt, /security.txt`),
-/// or `(follow-up only)` for probes that only read URLs other documents name (jwks).
+/// or as a URL with `<host>` for the origin's host when the location is on another host
+/// (`https://mta-sts.<host>/.well-known/mta-sts.txt`), or `(follow-up only)` for probes that only
+/// read URLs other documents name (jwks).
 fn location(p: &dyn wellknown_core::WellKnownProbe) -> String {
+    const EXAMPLE: &str = "origin.invalid";
     if !p.runs_on_origin() {
         return "(follow-up only)".to_string();
     }
-    let Ok(origin) = wellknown_core::Origin::parse_target("https://origin.invalid") else { return "-".into() };
-    let paths: Vec<String> =
-        p.locations(&wellknown_core::Target::origin(origin)).iter().map(|u| u.path().to_string()).collect();
+    let Ok(origin) = wellknown_core::Origin::parse_target(&format!("https://{EXAMPLE}")) else { return "-".into() };
+    let paths: Vec<String> = p
+        .locations(&wellknown_core::Target::origin(origin))
+        .iter()
+        .map(|u| match u.host_str() {
+            Some(h) if h != EXAMPLE => format!("{}://{}{}", u.scheme(), h.replace(EXAMPLE, "<host>"), u.path()),
+            _ => u.path().to_string(),
+        })
+        .collect();
     if paths.is_empty() { "-".to_string() } else { paths.join(", ") }
 }
 

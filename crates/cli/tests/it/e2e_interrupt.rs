@@ -115,7 +115,13 @@ fn closed_output_pipe_stops_a_stalled_scan_at_once() {
     let mut first = String::new();
     reader.read_line(&mut first).unwrap();
     let record: serde_json::Value = serde_json::from_str(&first).expect("a whole record");
-    assert_eq!((&record["type"], &record["url"]), (&"document".into(), &"https://slow.test/robots.txt".into()));
+    // (or the MTA-STS policy host's document: another host, not held behind the origin's first answer)
+    assert_eq!(record["type"], "document", "{record}");
+    assert!(
+        record["url"] == "https://slow.test/robots.txt"
+            || record["url"] == "https://mta-sts.slow.test/.well-known/mta-sts.txt",
+        "{record}"
+    );
     drop(reader);
     let closed = Instant::now();
     let out = child.wait_with_output().unwrap();

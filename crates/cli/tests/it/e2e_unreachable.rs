@@ -11,9 +11,24 @@ use crate::common;
 use common::{ca_file, of_type, requests_to, server, wellknown};
 use serde_json::Value;
 
-/// The document records of `origin`, in order.
+/// The document records of `origin` requested from the origin itself, in order (a probe whose
+/// location is on another host, the MTA-STS policy host, asks that host on its own).
 fn documents_of<'a>(records: &'a [Value], origin: &str) -> Vec<&'a Value> {
-    of_type(records, "document").into_iter().filter(|d| d["origin"] == origin).collect()
+    let own = format!("{origin}/");
+    of_type(records, "document")
+        .into_iter()
+        .filter(|d| d["origin"] == origin && d["requested_url"].as_str().is_some_and(|u| u.starts_with(&own)))
+        .collect()
+}
+
+/// The documents of `origin`'s unit requested from another host (the MTA-STS policy host): each is
+/// a name of its own, requested once.
+fn elsewhere(records: &[Value], origin: &str) -> usize {
+    let own = format!("{origin}/");
+    of_type(records, "document")
+        .into_iter()
+        .filter(|d| d["origin"] == origin && d["requested_url"].as_str().is_some_and(|u| !u.starts_with(&own)))
+        .count()
 }
 
 /// Asserts that the document of `origin` that was attempted is its robots.txt (the first request
@@ -77,10 +92,15 @@ fn a_closed_port_and_an_unresolvable_name_are_requested_once() {
     assert!(origins.iter().all(|o| o["reachable"] == false), "{origins:?}");
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let line = stderr.lines().find(|l| l.starts_with("wellknown: 2 target(s)")).unwrap_or_else(|| panic!("{stderr}"));
+    // The MTA-STS policy host of the unresolvable name (mta-sts.no-such-host.invalid) is a name of
+    // its own: asked once, it fails the same way.
+    let n_nx_other = elsewhere(&records, nx);
+    assert_eq!((n_nx_other, elsewhere(&records, &closed)), (1, 0));
     let skipped = format!(
-        "{} failed to fetch ({n_closed} connect_refused, {n_nx} {nx_class}) ({} not attempted: origin unreachable or \
+        "{} failed to fetch ({n_closed} connect_refused, {} {nx_class}) ({} not attempted: origin unreachable or \
          too slow)",
-        n_closed + n_nx,
+        n_closed + n_nx + n_nx_other,
+        n_nx + n_nx_other,
         n_closed + n_nx - 2
     );
     assert!(line.contains(&skipped), "{line}");
@@ -139,7 +159,10 @@ fn a_tls_name_mismatch_is_one_connection() {
         robots["failure"]["message"].as_str().unwrap().contains("is not among the certificate's names"),
         "{robots}"
     );
-    assert_eq!(connections.load(Ordering::SeqCst), 1, "one TLS handshake for {n} documents");
+    // One handshake for the origin's documents, one for its MTA-STS policy host (another name).
+    let other = elsewhere(&records, "https://mismatch.example");
+    assert_eq!(other, 1);
+    assert_eq!(connections.load(Ordering::SeqCst), 1 + other, "one TLS handshake for {n} documents");
     assert!(requests_to(server(), "mismatch.example").is_empty(), "no request got past TLS");
     let s = of_type(&records, "summary").last().map(|v| (*v).clone()).expect("summary");
     assert_eq!(s["documents_not_attempted"], n - 1, "{s}");

@@ -18,6 +18,7 @@ mod e2e_identity;
 mod e2e_identity_registry;
 mod e2e_interrupt;
 mod e2e_issuers;
+mod e2e_net_registry;
 mod e2e_postgres;
 mod e2e_proxy;
 mod e2e_redirect_scope;
