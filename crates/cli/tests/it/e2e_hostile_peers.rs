@@ -15,9 +15,6 @@ use wellknown_tests::{Behaviour, HostileServer};
 
 use crate::common::hostile::{PROBE_PATHS, budget_record, calibration_token, gets, log, scan, sorted_log};
 
-/// Documents an origin unit of an IP-literal origin records: one per probe location (no MTA-STS
-/// policy host for an IP).
-const N: usize = PROBE_PATHS.len();
 /// `--min-rate 1000 --slow-grace 1`: a response slower than 1000 bytes/s over the last 0.5 s, 1 s
 /// after its start, is given up.
 const SLOW: [&str; 4] = ["--min-rate", "1000", "--slow-grace", "1"];
@@ -144,9 +141,9 @@ fn a_tar_pit_on_every_path_costs_two_requests() {
     let sum = s.summary();
     assert_eq!(
         (&sum["documents"], &sum["fetch_failures"], &sum["documents_not_attempted"]),
-        (&json!(N), &json!(N), &json!(N - 2))
+        (&json!(10), &json!(10), &json!(8))
     );
-    assert_eq!(sum["failures_by_class"], json!({"slow_transfer": N}), "{sum}");
+    assert_eq!(sum["failures_by_class"], json!({"slow_transfer": 10}), "{sum}");
     assert_eq!(s.code, 1, "{}", s.stderr);
 }
 
@@ -233,11 +230,11 @@ fn a_long_retry_after_rate_limits_the_host_after_one_request() {
         assert!(d.get("not_attempted").is_none(), "{d}");
     }
     let sum = s.summary();
-    assert_eq!((&sum["documents"], &sum["fetch_failures"]), (&json!(N), &json!(N)), "{sum}");
-    assert_eq!(sum["failures_by_class"], json!({"rate_limited": N}), "{sum}");
+    assert_eq!((&sum["documents"], &sum["fetch_failures"]), (&json!(10), &json!(10)), "{sum}");
+    assert_eq!(sum["failures_by_class"], json!({"rate_limited": 10}), "{sum}");
     assert_eq!((&sum["reachable"], &sum["documents_not_attempted"]), (&json!(1), &json!(0)), "{sum}");
     assert_eq!(s.code, 1, "the host answered (429), nothing was found: {}", s.stderr);
-    assert!(s.summary_line().contains(&format!("{N} failed to fetch ({N} rate_limited)")), "{}", s.stderr);
+    assert!(s.summary_line().contains("10 failed to fetch (10 rate_limited)"), "{}", s.stderr);
 }
 
 #[test]
@@ -260,7 +257,7 @@ fn a_catch_all_server_is_reported_catch_all_and_nothing_is_found() {
     assert_eq!(log(&server)[0], "GET /robots.txt");
 
     let docs = s.documents_of(&base);
-    assert_eq!(docs.len(), N - 1, "{docs:?}");
+    assert_eq!(docs.len(), 9, "{docs:?}");
     for d in &docs {
         assert_eq!((&d["status"], &d["catch_all"], &d["size"]), (&json!(200), &json!(true), &json!(7)), "{d}");
         let url = d["url"].as_str().unwrap();
@@ -280,16 +277,13 @@ fn a_catch_all_server_is_reported_catch_all_and_nothing_is_found() {
     assert!(s.of_type("verification").is_empty() && s.of_type("inventory").is_empty());
 
     let sum = s.summary();
-    assert_eq!((&sum["documents_found"], &sum["documents_recognised"]), (&json!(N - 1), &json!(0)), "{sum}");
-    assert_eq!((&sum["documents_catch_all"], &sum["calibration_requests"]), (&json!(N - 1), &json!(2)), "{sum}");
+    assert_eq!((&sum["documents_found"], &sum["documents_recognised"]), (&json!(9), &json!(0)), "{sum}");
+    assert_eq!((&sum["documents_catch_all"], &sum["calibration_requests"]), (&json!(9), &json!(2)), "{sum}");
     assert_eq!((&sum["verification_requests"], &sum["fetch_failures"]), (&json!(0), &json!(0)), "{sum}");
     assert_eq!(s.code, 1, "only catch-all answers: nothing found; {}", s.stderr);
     assert!(
-        s.summary_line().contains(&format!(
-            "{} answered 2xx, 0 recognised, 0 failed to fetch, {} answered like a random path (catch_all)",
-            N - 1,
-            N - 1
-        )),
+        s.summary_line()
+            .contains("9 answered 2xx, 0 recognised, 0 failed to fetch, 9 answered like a random path (catch_all)"),
         "{}",
         s.stderr
     );
@@ -314,7 +308,7 @@ fn the_origin_budget_abandons_a_held_request_and_the_scan_ends() {
     let o = s.origin(&base);
     assert_eq!(
         (&o["budgets"], &o["documents"], &o["reachable"]),
-        (&json!({"time_per_origin": 1}), &json!(N - 1), &json!(true))
+        (&json!({"time_per_origin": 1}), &json!(9), &json!(true))
     );
     let sum = s.summary();
     assert_eq!((&sum["budgets"], &sum["units_over_budget"]), (&json!({"time_per_origin": 1}), &json!(1)), "{sum}");
@@ -371,16 +365,12 @@ fn an_origin_whose_robots_txt_is_held_past_its_budget_records_what_it_abandoned(
     // until the budget abandons them all. Each document in flight is recorded (timeout, abandoned).
     let (server, base, s) = scan_held_robots();
     assert_eq!(log(&server), ["GET /robots.txt"], "nothing is sent once the origin's budget is spent");
-    // Every origin probe is abandoned (N - 2 of them: N counts the two fallback paths); the unit
-    // holds at most 8 documents in flight (robots.txt and seven others), each recorded.
+    // 8 probes: robots.txt and six others in flight, the sitemap probe waiting for robots.txt.
     let budgets = s.of_type("budget");
     assert_eq!(budgets.len(), 1, "{budgets:?}");
-    assert_eq!(
-        *budgets[0],
-        budget_record(&base, "time_per_origin", 2000, "documents", (N - 2) as u64, "--origin-budget")
-    );
+    assert_eq!(*budgets[0], budget_record(&base, "time_per_origin", 2000, "documents", 8, "--origin-budget"));
     let docs = s.documents_of(&base);
-    assert_eq!(docs.len(), 8, "{docs:?}");
+    assert_eq!(docs.len(), 7, "{docs:?}");
     for d in &docs {
         assert_eq!(d["failure"]["class"], "timeout", "{d}");
         assert_eq!(
@@ -392,10 +382,10 @@ fn an_origin_whose_robots_txt_is_held_past_its_budget_records_what_it_abandoned(
     }
     assert!(docs.iter().any(|d| d["requested_url"] == format!("{base}/robots.txt")));
     let o = s.origin(&base);
-    assert_eq!((&o["budgets"], &o["documents"]), (&json!({"time_per_origin": N - 2}), &json!(8)), "{o}");
+    assert_eq!((&o["budgets"], &o["documents"]), (&json!({"time_per_origin": 8}), &json!(7)), "{o}");
     assert_eq!((&o["reachable"], &o["failures"]), (&json!(false), &json!(["timeout"])), "{o}");
     let sum = s.summary();
-    assert_eq!((&sum["unreachable"], &sum["budgets"]), (&json!(1), &json!({"time_per_origin": N - 2})), "{sum}");
+    assert_eq!((&sum["unreachable"], &sum["budgets"]), (&json!(1), &json!({"time_per_origin": 8})), "{sum}");
     assert_eq!(s.stderr_lines("wellknown: budget: ").len(), 1, "{}", s.stderr);
     assert!(s.stderr.contains(&format!("wellknown: every target failed:\n  {base}: timeout\n")), "{}", s.stderr);
     assert_eq!(s.code, 2, "{}", s.stderr);

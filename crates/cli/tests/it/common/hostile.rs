@@ -8,18 +8,13 @@ use wellknown_tests::HostileServer;
 /// The paths every origin probe requests when nothing answers 2xx (robots.txt first, then each
 /// probe's location and its fallback), sorted. A 2xx `/.well-known/change-password` adds its status
 /// check; any 2xx document adds the two calibration paths.
-pub const PROBE_PATHS: [&str; 15] = [
-    "/.well-known/api-catalog",
+pub const PROBE_PATHS: [&str; 10] = [
     "/.well-known/apple-app-site-association",
     "/.well-known/assetlinks.json",
     "/.well-known/change-password",
-    "/.well-known/matrix/client",
-    "/.well-known/matrix/server",
     "/.well-known/oauth-authorization-server",
     "/.well-known/openid-configuration",
-    "/.well-known/related-website-set.json",
     "/.well-known/security.txt",
-    "/.well-known/webauthn",
     "/apple-app-site-association",
     "/robots.txt",
     "/security.txt",
