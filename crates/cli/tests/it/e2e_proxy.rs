@@ -94,7 +94,8 @@ fn direct(server: &FixtureServer) -> Run {
 fn proxy_to(server: &FixtureServer, protocol: ProxyProtocol) -> wellknown_tests::TestProxyBuilder {
     let https = server.https_addr.expect("https");
     let mut b = TestProxy::builder(protocol);
-    for host in ["verify.test", "history.test"] {
+    // With each origin's MTA-STS policy host (`mta-sts.<host>`, which the mta-sts.txt probe asks).
+    for host in ["verify.test", "history.test", "mta-sts.verify.test", "mta-sts.history.test"] {
         b = b.route(host, Some(443), https).route(host, Some(80), server.http_addr);
     }
     b
@@ -220,8 +221,9 @@ fn an_http_proxy_with_credentials_tunnels_https_and_forwards_http() {
     let with_secret = Some(format!("scanner:{SECRET}"));
     assert!(log.iter().all(|r| r.credentials == with_secret && r.outcome == "relayed"), "{log:?}");
     let tunnels: Vec<&ProxyRequest> = log.iter().filter(|r| r.method == "CONNECT").collect();
-    // The https sites: the target, and the sitemap history.test's robots.txt declares over https.
-    let https_sites = ["verify.test:443", "history.test:443"];
+    // The https sites: the target, the sitemap history.test's robots.txt declares over https, and
+    // both origins' MTA-STS policy hosts (always https).
+    let https_sites = ["verify.test:443", "history.test:443", "mta-sts.verify.test:443", "mta-sts.history.test:443"];
     assert!(!tunnels.is_empty() && tunnels.iter().all(|r| https_sites.contains(&r.target.as_str())), "{log:?}");
     // Every request to the http site went through the proxy, one logged request each.
     let mut forwarded: Vec<String> = log
@@ -269,7 +271,9 @@ fn a_socks5h_proxy_gets_names_and_the_scan_says_so_once() {
     assert!(!log.is_empty());
     for r in &log {
         assert_eq!((r.method.as_str(), r.outcome.as_str()), ("SOCKS5", "relayed"), "{log:?}");
-        assert!(["verify.test:443", "history.test:80", "history.test:443"].contains(&r.target.as_str()), "{log:?}");
+        let sites = ["verify.test:443", "history.test:80", "history.test:443"];
+        let policy_hosts = ["mta-sts.verify.test:443", "mta-sts.history.test:443"];
+        assert!(sites.contains(&r.target.as_str()) || policy_hosts.contains(&r.target.as_str()), "{log:?}");
         assert_eq!(r.credentials.as_deref(), Some(format!("scanner:{SECRET}").as_str()));
     }
     assert_secret_kept(&got);
@@ -359,8 +363,11 @@ fn each_refusal_of_the_proxy_has_its_own_class() {
     let (classes, messages, _) = failing_scan(&format!("socks5h://{}", ruleset.addr), &[]);
     assert_eq!(one_class(&classes), "proxy_socks");
     assert!(messages[0].ends_with("reply 2 (connection not allowed by ruleset)"), "{messages:?}");
-    // An unreachable origin is asked once per unit, as for a direct connect failure.
-    assert_eq!(ruleset.requests().len(), 1, "{:?}", ruleset.requests());
+    // An unreachable origin is asked once per unit, as for a direct connect failure: verify.test and
+    // its MTA-STS policy host (another origin) once each.
+    let mut targets: Vec<String> = ruleset.requests().into_iter().map(|q| q.target).collect();
+    targets.sort();
+    assert_eq!(targets, ["mta-sts.verify.test:443", "verify.test:443"]);
 
     // A proxy that reads the CONNECT and never answers is bounded by the connect timeout.
     let stalling = proxy_to(&server, ProxyProtocol::Http).behaviour(ProxyBehaviour::Stall).start().unwrap();
@@ -392,7 +399,10 @@ fn the_environment_names_the_proxy_and_no_proxy_hosts_go_direct() {
     let r = run(&args, &env);
     assert_eq!(r.code, 0, "{}\n{:?}", r.stderr, summary(&r));
     let log = proxy.requests();
-    assert!(log.iter().all(|q| q.target == "verify.test:443"), "only the proxied host: {log:?}");
+    assert!(
+        log.iter().all(|q| q.target == "verify.test:443" || q.target == "mta-sts.verify.test:443"),
+        "only the proxied host (and its MTA-STS policy host): {log:?}"
+    );
     assert!(!log.is_empty());
     assert!(!served(&server, None, "127.0.0.1").is_empty(), "the NO_PROXY host was asked directly");
     assert!(!served(&server, None, "verify.test").is_empty());
