@@ -23,6 +23,7 @@ mod e2e_postgres;
 mod e2e_proxy;
 mod e2e_redirect_scope;
 mod e2e_registered;
+mod e2e_registry_all;
 mod e2e_resume;
 mod e2e_robots;
 mod e2e_scans;
