@@ -13,35 +13,35 @@ use wellknown_core::{FetchMeta, RedirectHop, Timestamp, WellKnownProbe, probes};
 
 // Link every plugin so its `inventory` registration is collected.
 use wellknown_agent_card_json as _;
+use wellknown_api_catalog as _;
+use wellknown_apple_app_site_association as _;
 use wellknown_apple_app_site_association as _;
 use wellknown_assetlinks as _;
+use wellknown_assetlinks as _;
 use wellknown_change_password as _;
-use wellknown_jwks_json as _;
+use wellknown_change_password as _;
 use wellknown_csaf as _;
 use wellknown_did_configuration_json as _;
 use wellknown_did_json as _;
 use wellknown_host_meta as _;
 use wellknown_host_meta_json as _;
-use wellknown_nodeinfo as _;
-use wellknown_api_catalog as _;
-use wellknown_apple_app_site_association as _;
-use wellknown_assetlinks as _;
-use wellknown_change_password as _;
+use wellknown_jwks_json as _;
 use wellknown_matrix as _;
 use wellknown_mta_sts_txt as _;
+use wellknown_nodeinfo as _;
 use wellknown_oauth_authorization_server as _;
 use wellknown_oauth_protected_resource as _;
 use wellknown_openid_configuration as _;
 use wellknown_openid_federation as _;
-use wellknown_robots as _;
-use wellknown_security_txt as _;
-use wellknown_sitemap as _;
-use wellknown_uma2_configuration as _;
-use wellknown_trust_txt as _;
 use wellknown_related_website_set_json as _;
 use wellknown_robots as _;
+use wellknown_robots as _;
+use wellknown_security_txt as _;
 use wellknown_security_txt as _;
 use wellknown_sitemap as _;
+use wellknown_sitemap as _;
+use wellknown_trust_txt as _;
+use wellknown_uma2_configuration as _;
 use wellknown_webauthn as _;
 
 const MEDIA: [Option<&str>; 6] = [
