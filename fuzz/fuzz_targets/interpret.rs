@@ -21,7 +21,6 @@ use wellknown_csaf as _;
 use wellknown_did_configuration_json as _;
 use wellknown_did_json as _;
 use wellknown_host_meta as _;
-use wellknown_host_meta_json as _;
 use wellknown_nodeinfo as _;
 use wellknown_api_catalog as _;
 use wellknown_apple_app_site_association as _;
