@@ -24,7 +24,6 @@ use wellknown_csaf as _;
 use wellknown_did_configuration_json as _;
 use wellknown_did_json as _;
 use wellknown_host_meta as _;
-use wellknown_host_meta_json as _;
 use wellknown_jwks_json as _;
 use wellknown_matrix as _;
 use wellknown_mta_sts_txt as _;

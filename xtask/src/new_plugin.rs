@@ -504,6 +504,35 @@ mod tests {
         assert!(problems.is_empty(), "{problems:#?}");
     }
 
+    /// The layering rule (docs/ARCHITECTURE.md, issue 15): a plugin crate depends on core and the
+    /// shared library crates under `crates/`, never on another plugin crate (dev-dependencies
+    /// included; what two plugins share belongs in a library crate).
+    #[test]
+    fn no_plugin_depends_on_another_plugin() {
+        let root = crate::workspace_root();
+        let manifests: Vec<(String, DocumentMut)> = std::fs::read_dir(root.join("plugins"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path().join("Cargo.toml"))
+            .filter(|p| p.is_file())
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap().parse::<DocumentMut>().unwrap()))
+            .collect();
+        assert!(manifests.len() >= 8, "{} plugin manifests", manifests.len());
+        let plugins: Vec<&str> = manifests.iter().filter_map(|(_, m)| m["package"]["name"].as_str()).collect();
+        let mut problems = Vec::new();
+        for (path, manifest) in &manifests {
+            for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                let Some(deps) = manifest.get(table).and_then(Item::as_table_like) else { continue };
+                for (name, _) in deps.iter() {
+                    if plugins.contains(&name) {
+                        problems.push(format!("{path}: [{table}] {name} is a plugin crate"));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+
     #[test]
     fn rendered_files_have_no_placeholder_left() {
         let n = Names::new("host-meta.json").unwrap();

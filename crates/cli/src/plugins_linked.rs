@@ -26,7 +26,7 @@ pub fn linked() -> [&'static dyn WellKnownProbe; 28] {
         &wellknown_openid_federation::OpenidFederationProbe,
         &wellknown_agent_card_json::AgentCardJsonProbe,
         &wellknown_host_meta::HostMetaProbe,
-        &wellknown_host_meta_json::HostMetaJsonProbe,
+        &wellknown_host_meta::HostMetaJsonProbe,
         &wellknown_nodeinfo::NodeinfoProbe,
         &wellknown_nodeinfo::NodeinfoDocumentProbe,
         &wellknown_trust_txt::TrustTxtProbe,

@@ -14,7 +14,7 @@ use wellknown_core::diag::codes as shared;
 use wellknown_core::json::{at, merge_alternate, pointer, type_name};
 use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Severity, Timestamp};
-use wellknown_did_json::DidWeb;
+use wellknown_did_web::DidWeb;
 
 use crate::codes;
 

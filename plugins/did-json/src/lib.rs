@@ -8,17 +8,16 @@
 //!
 //! * [`interpret`] is the pure parser: `(body, &FetchMeta) -> Report`.
 //! * [`DidJsonProbe`] is the registered probe (id `did.json`).
-//! * [`did_web`] reads did:web DIDs and the URL each resolves to (shared with `did-configuration.json`).
+//! * did:web DIDs and the URL each resolves to are read by the `wellknown-did-web` library crate
+//!   (`crates/did-web`), which `did-configuration.json` shares.
 //! * [`codes`] lists the diagnostic codes this probe emits.
 //!
 //! See `docs/plugins/did-json.md`.
 
 pub mod codes;
-pub mod did_web;
 mod parse;
 mod probe;
 
-pub use did_web::{DidWeb, did_for_origin};
 pub use parse::{MAX_BODY_BYTES, interpret};
 pub use probe::DidJsonProbe;
 

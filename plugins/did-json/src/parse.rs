@@ -9,7 +9,7 @@ use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Severi
 use wellknown_oauth_metadata::jwks::{THUMBPRINT_URN_PREFIX, jwk_thumbprint};
 
 use crate::codes;
-use crate::did_web::{DidWeb, did_for_origin};
+use wellknown_did_web::{DidWeb, did_for_origin};
 
 /// Fetch cap (bytes after content decoding): DID documents are a few KiB. Larger bodies are
 /// truncated and diagnosed `too_large`.

@@ -57,7 +57,8 @@ pub const ALL: &[&str] = &[
     "bom",
 ];
 
-/// Every code the `host-meta.json` (JRD) probe can emit, shared ones included.
+/// Every code the `host-meta.json` (JRD) probe can emit, shared ones included, for the documentation
+/// test.
 pub const JRD_ALL: &[&str] = &[
     INVALID_MEMBER,
     HREF_AND_TEMPLATE,

@@ -1,7 +1,9 @@
-//! `interpret` never panics, whatever the bytes (arbitrary bytes, and XRD fragments put together).
+//! Neither `interpret` (XRD) nor `interpret_json` (JRD) panics, whatever the bytes (arbitrary bytes,
+//! XRD fragments put together, JRD shapes).
 
 use proptest::prelude::*;
 use url::Url;
+use wellknown_conformance::generate::json_value;
 use wellknown_conformance::invariants::check_interpret;
 use wellknown_core::{FetchMeta, Timestamp};
 
@@ -31,6 +33,13 @@ fn meta(truncated: bool) -> FetchMeta {
     meta
 }
 
+fn json_meta(truncated: bool) -> FetchMeta {
+    let url = Url::parse("https://www.example.com/.well-known/host-meta.json").unwrap();
+    let mut meta = FetchMeta::synthetic(url, Some("application/json"), Timestamp::UNIX_EPOCH);
+    meta.truncated = truncated;
+    meta
+}
+
 proptest! {
     #[test]
     fn interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
@@ -44,5 +53,22 @@ proptest! {
         let body = parts.concat();
         let r = check_interpret(&wellknown_host_meta::HostMetaProbe, body.as_bytes(), &meta(false)).map_err(TestCaseError::fail)?;
         prop_assert_eq!(r.probe.as_str(), wellknown_host_meta::PROBE_ID);
+    }
+
+    #[test]
+    fn json_interpret_never_panics(body in proptest::collection::vec(any::<u8>(), 0..2048), truncated in any::<bool>()) {
+        let r = check_interpret(&wellknown_host_meta::HostMetaJsonProbe, &body, &json_meta(truncated)).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(r.probe.as_str(), wellknown_host_meta::JSON_PROBE_ID);
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
+    }
+
+    #[test]
+    fn jrd_shapes_never_panic(v in json_value(
+        &["lrdd", "https://a.example/{uri}", "/rel{", "http://[::1", "{x}{y}", ""],
+        &["links", "rel", "href", "template", "type", "subject", "aliases"],
+    )) {
+        let body = serde_json::to_vec(&v).unwrap();
+        let r = check_interpret(&wellknown_host_meta::HostMetaJsonProbe, &body, &json_meta(false)).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(r.valid(), r.errors.is_empty());
     }
 }

@@ -1,5 +1,12 @@
-//! did:web identifiers (W3C CCG "did:web Method Specification", section 3.1-3.2): the DID an origin
-//! serves at `/.well-known/did.json`, and the URL a did:web DID resolves to.
+//! `wellknown-did-web`: did:web identifiers (W3C CCG "did:web Method Specification", section
+//! 3.1-3.2), shared by the probes that read them (a library, not a plugin: it registers no probe).
+//!
+//! Users: `plugins/did-json` (the DID document's `id` against its URL) and
+//! `plugins/did-configuration-json` (the DIDs of Domain Linkage Credentials, followed to their
+//! documents). Neither plugin depends on the other; both build on this crate.
+//!
+//! * [`did_for_origin`]: the DID an origin serves at `/.well-known/did.json`.
+//! * [`DidWeb`]: a did:web DID read, and the URL it resolves to.
 
 use url::Url;
 use wellknown_core::{Host, Origin};

@@ -1,4 +1,4 @@
-//! The XRD parser: `interpret(body, meta) -> Report`. Pure: no I/O, no clock, no panics.
+//! The XRD parser (`host-meta`): `interpret(body, meta) -> Report`. Pure: no I/O, no clock, no panics.
 //!
 //! A host-meta document is an XRD 1.0 document (RFC 6415 section 2) whose root `XRD` element holds
 //! `Link` elements (section 3.1.1). The body is read as a stream of XML events (quick-xml, no

@@ -1,34 +1,33 @@
-//! The JRD parser: `interpret(body, meta) -> Report`. Pure: no I/O, no clock, no panics.
+//! The JRD parser (`host-meta.json`): `interpret_json(body, meta) -> Report`. Pure: no I/O, no clock, no panics.
 //!
 //! `host-meta.json` is the JSON Resource Descriptor form of host-meta (RFC 6415 appendix A): an
 //! object with optional `subject`, `aliases`, `properties` and `links`, each link an object with
 //! `rel`, `type`, `href`, `template`, `titles`, `properties`.
 
+use crate::codes;
+use crate::link::{self, Counts, Link};
 use serde_json::{Map, Value};
 use wellknown_core::diag::codes as shared;
 use wellknown_core::json::{at, merge_alternate, pointer, type_name};
 use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
 use wellknown_core::{FetchMeta, Locator, Report, Severity};
-use wellknown_host_meta::link::{self, Counts, Link};
-
-use crate::codes;
 
 /// Fetch cap (bytes after content decoding): real documents are under 2 KiB. Larger bodies are
 /// truncated by the fetcher and diagnosed `too_large`.
-pub const MAX_BODY_BYTES: u64 = 64 * 1024;
+pub const MAX_JSON_BODY_BYTES: u64 = 64 * 1024;
 
 /// Interprets a `/.well-known/host-meta.json` body fetched as described by `meta`.
 ///
 /// Returns a report of kind `jrd` (`invalid` when the body is not a JSON object) with, for each
 /// object of `links` (locator: its JSON pointer, `/links/<i>`), the candidates of
-/// [`wellknown_host_meta::link::apply`]: `url` (`link`, the `href` resolved against `meta.url`), `path`
+/// [`crate::link::apply`]: `url` (`link`, the `href` resolved against `meta.url`), `path`
 /// (`link_template`, the template as written), `host` (`link_host`), hints `rel` and `type`. Facts:
 /// `links`, `hrefs`, `templates`, `subject` (when a string). A repeated member name is read in
-/// every occurrence (`duplicate_member`). Diagnostics: see [`crate::codes::ALL`].
-pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
-    let mut report = Report::new(crate::PROBE_ID, &meta.url, "jrd");
+/// every occurrence (`duplicate_member`). Diagnostics: see [`crate::codes::JRD_ALL`].
+pub fn interpret_json(body: &[u8], meta: &FetchMeta) -> Report {
+    let mut report = Report::new(crate::JSON_PROBE_ID, &meta.url, "jrd");
     if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
+        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_JSON_BODY_BYTES} bytes"), None);
     }
     // A wrong media type is a warning here: RFC 6415 names application/json without a MUST.
     if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
@@ -52,7 +51,7 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     report.fact("templates", counts.templates);
     for alternate in doc.alternates {
         let Some(obj) = alternate.as_object() else { continue };
-        let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "jrd");
+        let mut scratch = Report::new(crate::JSON_PROBE_ID, &meta.url, "jrd");
         let _ = read_jrd(&mut scratch, meta, obj);
         merge_alternate(&mut report, scratch);
     }

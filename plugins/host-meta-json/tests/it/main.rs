@@ -1,4 +1,0 @@
-//! Integration tests of `wellknown_host_meta_json`: one test binary for the crate (one link, not one per file).
-
-mod conformance;
-mod no_panic;
