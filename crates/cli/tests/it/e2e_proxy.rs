@@ -69,10 +69,7 @@ fn all_bytes(dir: &Path) -> Vec<u8> {
 
 /// The fixture server's CA, written beside the test's other files.
 fn ca_file(server: &FixtureServer) -> String {
-    let https = server.https_addr.expect("https").port();
-    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-proxy-ca-{https}.pem", std::process::id()));
-    std::fs::write(&ca, server.ca_pem.as_deref().expect("tls server")).expect("write ca");
-    ca.display().to_string()
+    crate::common::ca_file_for(server).display().to_string()
 }
 
 /// Scan settings shared by the direct and the proxied scans: verification on, no feedback.

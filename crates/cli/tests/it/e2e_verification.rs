@@ -148,8 +148,7 @@ fn a_revealed_name_that_does_not_resolve_is_tried_as_a_virtual_host() {
     // resolve (.invalid, RFC 6761) but answers there as a virtual host, over TLS with its own name.
     let server = own_server(&fixture_sites());
     let https = server.https_addr.unwrap().port();
-    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-ca-{https}.pem", std::process::id()));
-    std::fs::write(&ca, server.ca_pem.as_deref().unwrap()).unwrap();
+    let ca = common::ca_file_for(&server);
     let dir = tempfile::tempdir().unwrap();
     let out = common::wellknown_in(
         dir.path(),

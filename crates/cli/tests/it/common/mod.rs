@@ -34,14 +34,26 @@ pub fn routing_args() -> Vec<String> {
     routing_args_for(server())
 }
 
+/// The temp file holding `s`'s throwaway CA, written once. Named after a digest of the CA itself,
+/// not the server's port: a port freed by one test's server is reused by another's, whose CA
+/// differs (a file named by port alone was once stale, and the scan failed with `tls`).
+pub fn ca_file_for(s: &FixtureServer) -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let pem = s.ca_pem.as_deref().expect("tls server");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    pem.hash(&mut h);
+    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-ca-{:016x}.pem", std::process::id(), h.finish()));
+    if !ca.exists() {
+        std::fs::write(&ca, pem).expect("write ca");
+    }
+    ca
+}
+
 /// [`routing_args`] for another fixture server (one started by a test to have its own request log
-/// or its own tree). Its CA is written to a temp file named after its HTTPS port.
+/// or its own tree). Its CA is written to a temp file of its own ([`ca_file_for`]).
 pub fn routing_args_for(s: &FixtureServer) -> Vec<String> {
     let https = s.https_addr.expect("https").port();
-    let ca = std::env::temp_dir().join(format!("wellknown-e2e-{}-ca-{https}.pem", std::process::id()));
-    if !ca.exists() {
-        std::fs::write(&ca, s.ca_pem.as_deref().expect("tls server")).expect("write ca");
-    }
+    let ca = ca_file_for(s);
     vec![
         "--allow-private".into(),
         "--connect-to".into(),
