@@ -23,11 +23,13 @@
 //! assert!(doc.value.is_none());
 //! ```
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity, codes};
+use crate::fetch::FetchMeta;
 use crate::json::{Alternates, at, parse_json_body, type_name};
 use crate::media::MediaType;
+use crate::report::Report;
 
 /// The JSON type a document's top level must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +65,11 @@ pub struct JsonRules {
     /// The message of `not_json_object` / `not_json_array`, from the type found (a noun phrase:
     /// `an array`, `a string`, ... from [`type_name`]).
     pub wrong_top_level: fn(&str) -> String,
+    /// Severity of `invalid_content_type`: `Warning` where the specification names a media type
+    /// without requiring it of the server (readers parse the body anyway).
+    pub wrong_media_type_severity: Severity,
+    /// Severity of `invalid_charset` (an accepted type with a charset other than utf-8).
+    pub charset_severity: Severity,
 }
 
 impl JsonRules {
@@ -80,6 +87,8 @@ impl JsonRules {
         html_as_invalid_json: false,
         top_level: TopLevel::Object,
         wrong_top_level: |found| format!("the document must be a JSON object, found {found}"),
+        wrong_media_type_severity: Severity::Error,
+        charset_severity: Severity::Error,
     };
 }
 
@@ -99,22 +108,50 @@ pub struct JsonDocument {
 
 /// The diagnostic the media type of a JSON document gets under `rules`, if any:
 /// `invalid_content_type` (a type not accepted, or absent unless [`JsonRules::absent_ok`]) or
-/// `invalid_charset` (an accepted type with a charset other than utf-8). Never panics.
+/// `invalid_charset` (an accepted type with a charset other than utf-8), with the severity `rules`
+/// gives each. Never panics.
 pub fn media_type_diagnostics(content_type: Option<&str>, rules: &JsonRules) -> Option<Diagnostic> {
+    let wrong_type = |message: String| Diagnostic {
+        severity: rules.wrong_media_type_severity,
+        ..Diagnostic::error(codes::INVALID_CONTENT_TYPE, message, None)
+    };
     let raw = content_type.filter(|c| !(rules.absent_ok && c.trim().is_empty()));
     let Some(raw) = raw else {
-        return (!rules.absent_ok)
-            .then(|| Diagnostic::error(codes::INVALID_CONTENT_TYPE, (rules.wrong_media_type)(None, None), None));
+        return (!rules.absent_ok).then(|| wrong_type((rules.wrong_media_type)(None, None)));
     };
     match MediaType::parse(raw) {
-        Some(m) if (rules.accepts)(&m) => {
-            m.json_charset_problem().map(|msg| Diagnostic::error(codes::INVALID_CHARSET, msg, None))
+        Some(m) if (rules.accepts)(&m) => m.json_charset_problem().map(|msg| Diagnostic {
+            severity: rules.charset_severity,
+            ..Diagnostic::error(codes::INVALID_CHARSET, msg, None)
+        }),
+        parsed => Some(wrong_type((rules.wrong_media_type)(Some(raw), parsed.as_ref()))),
+    }
+}
+
+/// The skeleton of a JSON-object document into `report`: [`media_type_diagnostics`] of `meta`'s
+/// `Content-Type`, then [`read_document`] of `body`, their diagnostics pushed in that order.
+/// Returns the top-level object and the alternate readings of a body that repeats member names;
+/// None, with the report's kind set to `invalid`, when there is no object to read (`rules` with
+/// another [`TopLevel`] than `Object` give None for a non-object value too). Never panics.
+pub fn read_object_into(
+    report: &mut Report,
+    body: &[u8],
+    meta: &FetchMeta,
+    rules: &JsonRules,
+) -> Option<(Map<String, Value>, Alternates)> {
+    if let Some(d) = media_type_diagnostics(meta.content_type.as_deref(), rules) {
+        report.push(d);
+    }
+    let doc = read_document(body, rules);
+    for d in doc.diagnostics {
+        report.push(d);
+    }
+    match doc.value {
+        Some(Value::Object(object)) => Some((object, doc.alternates)),
+        _ => {
+            report.kind = "invalid".to_string();
+            None
         }
-        parsed => Some(Diagnostic::error(
-            codes::INVALID_CONTENT_TYPE,
-            (rules.wrong_media_type)(Some(raw), parsed.as_ref()),
-            None,
-        )),
     }
 }
 

@@ -11,6 +11,7 @@ use url::Url;
 use crate::candidate::{Candidate, CandidateKind};
 use crate::candidates::Candidates;
 use crate::diag::{Diagnostic, Locator, Severity};
+use crate::fetch::FetchMeta;
 
 /// A request from a probe to the engine: interpret `url` with probe `probe` (e.g. a child sitemap,
 /// a JWKS, an assetlinks include). The engine applies scope, depth caps and its visited set.
@@ -70,6 +71,18 @@ impl Report {
     /// Adds an error diagnostic.
     pub fn error(&mut self, code: &str, message: impl Into<String>, locator: Option<Locator>) {
         self.errors.push(Diagnostic::error(code, message, locator));
+    }
+
+    /// `too_large` (error) when the fetcher truncated the body at the probe's cap of `max_body_bytes`
+    /// (after content decoding): "the body was truncated at N bytes".
+    pub fn too_large_if_truncated(&mut self, meta: &FetchMeta, max_body_bytes: u64) {
+        if meta.truncated {
+            self.error(
+                crate::diag::codes::TOO_LARGE,
+                format!("the body was truncated at {max_body_bytes} bytes"),
+                None,
+            );
+        }
     }
 
     /// Adds a warning diagnostic.

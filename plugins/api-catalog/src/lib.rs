@@ -13,7 +13,6 @@
 //! See `docs/plugins/api-catalog.md`.
 
 pub mod codes;
-mod document;
 mod parse;
 mod probe;
 

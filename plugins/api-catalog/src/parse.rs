@@ -13,8 +13,7 @@ use wellknown_core::json::{at, merge_alternate, pointer};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Report};
 
 use crate::codes;
-use crate::document;
-use wellknown_core::json_document::JsonRules;
+use wellknown_core::json_document::{JsonRules, read_object_into};
 
 /// Fetch cap (bytes after content decoding): a catalog of many APIs stays well under it.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
@@ -35,6 +34,7 @@ const JSON_RULES: JsonRules = JsonRules {
         (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
         (None, None) => "served without a Content-Type (RFC 9727 section 4: application/linkset+json)".to_string(),
     },
+    wrong_media_type_severity: wellknown_core::Severity::Warning,
     ..JsonRules::JSON
 };
 
@@ -67,8 +67,8 @@ pub fn relation_for(rel: &str) -> Option<&'static str> {
 /// the catalog's URL.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "api_catalog");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, false)
-    else {
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
+    let Some((object, alternates)) = read_object_into(&mut report, body, meta, &JSON_RULES) else {
         return report;
     };
     read(&object, &meta.url, &mut report);

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::diag::codes as shared;
 use wellknown_core::json::{at, merge_alternate, pointer, type_name};
-use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::json_document::{JsonRules, TopLevel, read_object_into};
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report, Severity, Timestamp};
 use wellknown_did_web::DidWeb;
 
@@ -37,6 +37,8 @@ const RULES: JsonRules = JsonRules {
     wrong_media_type: |raw, _| format!("Content-Type {:?} is not application/json", raw.unwrap_or("")),
     top_level: TopLevel::Object,
     wrong_top_level: |found| format!("expected a JSON object, found {found}"),
+    wrong_media_type_severity: Severity::Warning,
+    charset_severity: Severity::Warning,
     ..JsonRules::JSON
 };
 
@@ -54,9 +56,7 @@ const RULES: JsonRules = JsonRules {
 /// Diagnostics: [`crate::codes::ALL`].
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "did_configuration");
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
     if meta.url.scheme() != "https" {
         report.error(
             shared::INSECURE_TRANSPORT,
@@ -64,21 +64,12 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             None,
         );
     }
-    // A wrong media type is a warning: section 3.1 names no media type requirement.
-    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
-        d.severity = Severity::Warning;
-        report.push(d);
-    }
-    let doc = read_document(body, &RULES);
-    for d in doc.diagnostics {
-        report.push(d);
-    }
-    let Some(Value::Object(obj)) = &doc.value else {
-        report.kind = "invalid".to_string();
+    // A wrong media type is a warning (`RULES`): section 3.1 names no media type requirement.
+    let Some((obj, alternates)) = read_object_into(&mut report, body, meta, &RULES) else {
         return report;
     };
-    read(&mut report, meta, obj, true);
-    for alternate in doc.alternates {
+    read(&mut report, meta, &obj, true);
+    for alternate in alternates {
         let Some(o) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::PROBE_ID, &meta.url, "did_configuration");
         read(&mut scratch, meta, o, false);

@@ -7,9 +7,8 @@
 use crate::codes;
 use crate::link::{self, Counts, Link};
 use serde_json::{Map, Value};
-use wellknown_core::diag::codes as shared;
 use wellknown_core::json::{at, merge_alternate, pointer, type_name};
-use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::json_document::{JsonRules, TopLevel, read_object_into};
 use wellknown_core::{FetchMeta, Locator, Report, Severity};
 
 /// Fetch cap (bytes after content decoding): real documents are under 2 KiB. Larger bodies are
@@ -26,20 +25,9 @@ pub const MAX_JSON_BODY_BYTES: u64 = 64 * 1024;
 /// every occurrence (`duplicate_member`). Diagnostics: see [`crate::codes::JRD_ALL`].
 pub fn interpret_json(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::JSON_PROBE_ID, &meta.url, "jrd");
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_JSON_BODY_BYTES} bytes"), None);
-    }
-    // A wrong media type is a warning here: RFC 6415 names application/json without a MUST.
-    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
-        d.severity = Severity::Warning;
-        report.push(d);
-    }
-    let doc = read_document(body, &RULES);
-    for d in doc.diagnostics {
-        report.push(d);
-    }
-    let Some(Value::Object(obj)) = doc.value else {
-        report.kind = "invalid".to_string();
+    report.too_large_if_truncated(meta, MAX_JSON_BODY_BYTES);
+    // A wrong media type is a warning (`RULES`) here: RFC 6415 names application/json without a MUST.
+    let Some((obj, alternates)) = read_object_into(&mut report, body, meta, &RULES) else {
         return report;
     };
     let counts = read_jrd(&mut report, meta, &obj);
@@ -49,7 +37,7 @@ pub fn interpret_json(body: &[u8], meta: &FetchMeta) -> Report {
     report.fact("links", counts.links);
     report.fact("hrefs", counts.hrefs);
     report.fact("templates", counts.templates);
-    for alternate in doc.alternates {
+    for alternate in alternates {
         let Some(obj) = alternate.as_object() else { continue };
         let mut scratch = Report::new(crate::JSON_PROBE_ID, &meta.url, "jrd");
         let _ = read_jrd(&mut scratch, meta, obj);
@@ -70,6 +58,8 @@ const RULES: JsonRules = JsonRules {
     },
     top_level: TopLevel::Object,
     wrong_top_level: |found| format!("a JRD is a JSON object (RFC 6415 appendix A), found {found}"),
+    wrong_media_type_severity: Severity::Warning,
+    charset_severity: Severity::Warning,
     ..JsonRules::JSON
 };
 

@@ -32,9 +32,7 @@ pub const XRD_NS: &str = "http://docs.oasis-open.org/ns/xri/xrd-1.0";
 /// [`crate::codes::ALL`].
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "xrd");
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
     check_media_type(&mut report, meta.content_type.as_deref());
     let (bom, body) = strip_bom(body);
     if bom.is_some() {

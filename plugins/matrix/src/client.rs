@@ -6,9 +6,10 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::json::{at, merge_alternate, pointer};
+use wellknown_core::json_document::read_object_into;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
-use crate::{codes, document};
+use crate::codes;
 
 /// Fetch cap of `/.well-known/matrix/client` (bytes after decoding).
 pub const MAX_CLIENT_BODY_BYTES: u64 = 256 * 1024;
@@ -39,9 +40,8 @@ pub const OIDC_ACCOUNT_RELATION: &str = "matrix_oidc_account";
 /// A base URL that is not an absolute http(s) URL is `invalid_base_url` and gives no candidate.
 pub fn interpret_client(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::CLIENT_PROBE_ID, &meta.url, "matrix_client");
-    let Some((object, alternates)) =
-        document::object(body, meta, &mut report, MAX_CLIENT_BODY_BYTES, &crate::JSON_RULES, false)
-    else {
+    report.too_large_if_truncated(meta, MAX_CLIENT_BODY_BYTES);
+    let Some((object, alternates)) = read_object_into(&mut report, body, meta, &crate::JSON_RULES) else {
         return report;
     };
     read(&object, &mut report);

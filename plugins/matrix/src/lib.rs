@@ -17,7 +17,6 @@
 
 mod client;
 pub mod codes;
-mod document;
 mod probe;
 mod server;
 pub mod server_name;
@@ -47,6 +46,7 @@ const JSON_RULES: wellknown_core::json_document::JsonRules = wellknown_core::jso
         (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
         (None, None) => "served without a Content-Type".to_string(),
     },
+    wrong_media_type_severity: wellknown_core::Severity::Warning,
     ..wellknown_core::json_document::JsonRules::JSON
 };
 

@@ -4,9 +4,10 @@
 use serde_json::{Map, Value};
 use url::Url;
 use wellknown_core::json::{at, merge_alternate};
+use wellknown_core::json_document::read_object_into;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Host, Origin, Report};
 
-use crate::{codes, document, server_name};
+use crate::{codes, server_name};
 
 /// Fetch cap of `/.well-known/matrix/server` (bytes after decoding): the document is one member.
 pub const MAX_SERVER_BODY_BYTES: u64 = 64 * 1024;
@@ -28,9 +29,8 @@ pub const SERVER_RELATION: &str = "matrix_server";
 /// and the shared JSON ones.
 pub fn interpret_server(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::SERVER_PROBE_ID, &meta.url, "matrix_server");
-    let Some((object, alternates)) =
-        document::object(body, meta, &mut report, MAX_SERVER_BODY_BYTES, &crate::JSON_RULES, false)
-    else {
+    report.too_large_if_truncated(meta, MAX_SERVER_BODY_BYTES);
+    let Some((object, alternates)) = read_object_into(&mut report, body, meta, &crate::JSON_RULES) else {
         return report;
     };
     read(&object, &mut report);

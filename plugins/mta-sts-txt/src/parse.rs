@@ -118,9 +118,7 @@ fn check_transport(report: &mut Report, meta: &FetchMeta) {
     if meta.url.scheme() != "https" {
         report.error(shared::INSECURE_TRANSPORT, "a policy is only fetched over HTTPS (RFC 8461 section 3.3)", None);
     }
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
     let media = meta.content_type.as_deref().and_then(MediaType::parse);
     if media.as_ref().is_none_or(|m| m.essence != "text/plain") {
         let found = meta.content_type.as_deref().unwrap_or("none");

@@ -33,8 +33,7 @@ pub const FOLLOW_UP_ROLE: &str = "nodeinfo";
 /// follows the highest version it supports). Facts: `schemas` (the versions linked, in document order).
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "nodeinfo_discovery");
-    let (alternates, obj) = open(&mut report, body, meta);
-    let Some(obj) = obj else { return report };
+    let Some((obj, alternates)) = open(&mut report, body, meta) else { return report };
     let best = read(&mut report, meta, &obj);
     for alternate in alternates {
         let Some(o) = alternate.as_object() else { continue };

@@ -28,8 +28,7 @@ const REQUIRED: [&str; 7] = ["version", "software", "protocols", "services", "op
 /// `invalid_software_name`, `unknown_protocol`, `unknown_version`) and the shared JSON codes.
 pub fn interpret_document(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::DOCUMENT_PROBE_ID, &meta.url, "nodeinfo");
-    let (alternates, obj) = open(&mut report, body, meta);
-    let Some(obj) = obj else { return report };
+    let Some((obj, alternates)) = open(&mut report, body, meta) else { return report };
     read(&mut report, meta, &obj);
     for alternate in alternates {
         let Some(o) = alternate.as_object() else { continue };

@@ -2,9 +2,8 @@
 //! repeated names), top-level object.
 
 use serde_json::{Map, Value};
-use wellknown_core::diag::codes as shared;
 use wellknown_core::json::Alternates;
-use wellknown_core::json_document::{JsonRules, TopLevel, media_type_diagnostics, read_document};
+use wellknown_core::json_document::{JsonRules, TopLevel, read_object_into};
 use wellknown_core::{FetchMeta, Report, Severity};
 
 /// Fetch cap (bytes after content decoding) of both documents. Discovery documents are under 1 KiB;
@@ -19,30 +18,15 @@ const RULES: JsonRules = JsonRules {
     wrong_media_type: |raw, _| format!("Content-Type {:?} is not JSON", raw.unwrap_or("")),
     top_level: TopLevel::Object,
     wrong_top_level: |found| format!("expected a JSON object, found {found}"),
+    wrong_media_type_severity: Severity::Warning,
+    charset_severity: Severity::Warning,
     ..JsonRules::JSON
 };
 
 /// Checks the cap and media type (a wrong one is a warning: the protocol names no MUST), reads the
-/// body; its top-level object (None, with the report's kind set to `invalid`, when the body is not
-/// a JSON object) and the alternate readings of repeated member names.
-pub(crate) fn open(report: &mut Report, body: &[u8], meta: &FetchMeta) -> (Alternates, Option<Map<String, Value>>) {
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
-    if let Some(mut d) = media_type_diagnostics(meta.content_type.as_deref(), &RULES) {
-        d.severity = Severity::Warning;
-        report.push(d);
-    }
-    let doc = read_document(body, &RULES);
-    for d in doc.diagnostics {
-        report.push(d);
-    }
-    let obj = match doc.value {
-        Some(Value::Object(o)) => Some(o),
-        _ => None,
-    };
-    if obj.is_none() {
-        report.kind = "invalid".to_string();
-    }
-    (doc.alternates, obj)
+/// body; its top-level object and the alternate readings of repeated member names (None, with the
+/// report's kind set to `invalid`, when the body is not a JSON object).
+pub(crate) fn open(report: &mut Report, body: &[u8], meta: &FetchMeta) -> Option<(Map<String, Value>, Alternates)> {
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
+    read_object_into(report, body, meta, &RULES)
 }

@@ -25,9 +25,7 @@ pub const RELATION: &str = "nodeinfo";
 /// (error) and `unrecognised_line` (warning).
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "nodeinfo");
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
     let text = match std::str::from_utf8(body) {
         Ok(text) => text,
         Err(e) => {

@@ -13,7 +13,6 @@
 //! See `docs/plugins/related-website-set-json.md`.
 
 pub mod codes;
-mod document;
 mod parse;
 mod probe;
 

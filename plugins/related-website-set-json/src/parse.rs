@@ -13,8 +13,7 @@ use wellknown_core::scope::registrable_domain;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::codes;
-use crate::document;
-use wellknown_core::json_document::JsonRules;
+use wellknown_core::json_document::{JsonRules, read_object_into};
 
 /// Fetch cap (bytes after content decoding).
 pub const MAX_BODY_BYTES: u64 = 256 * 1024;
@@ -39,6 +38,7 @@ const JSON_RULES: JsonRules = JsonRules {
         (Some(raw), None) => format!("Content-Type {raw:?} is not a media type"),
         (None, None) => "served without a Content-Type".to_string(),
     },
+    wrong_media_type_severity: wellknown_core::Severity::Warning,
     ..JsonRules::JSON
 };
 
@@ -54,8 +54,8 @@ const MEMBERS: [&str; 6] = ["primary", "associatedSites", "serviceSites", "ccTLD
 /// schemeful site is emitted as its origin (or as written) flagged `invalid`.
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "related_website_set");
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, false)
-    else {
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
+    let Some((object, alternates)) = read_object_into(&mut report, body, meta, &JSON_RULES) else {
         return report;
     };
     read(&object, meta, &mut report);

@@ -35,9 +35,7 @@ pub const ORGANISATION_VARIABLES: [&str; 6] = ["belongto", "member", "control", 
 /// `variables` (count per variable). Diagnostics: [`crate::codes::ALL`].
 pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
     let mut report = Report::new(crate::PROBE_ID, &meta.url, "trust_txt");
-    if meta.truncated {
-        report.error(shared::TOO_LARGE, format!("the body was truncated at {MAX_BODY_BYTES} bytes"), None);
-    }
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
     if meta.url.path() == "/trust.txt" {
         report.warn(
             shared::LEGACY_LOCATION,

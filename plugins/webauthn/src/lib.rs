@@ -13,7 +13,6 @@
 //! See `docs/plugins/webauthn.md`.
 
 pub mod codes;
-mod document;
 mod parse;
 mod probe;
 

@@ -16,8 +16,7 @@ use wellknown_core::scope::registrable_domain;
 use wellknown_core::{Candidate, CandidateKind, FetchMeta, Origin, Report};
 
 use crate::codes;
-use crate::document;
-use wellknown_core::json_document::JsonRules;
+use wellknown_core::json_document::{JsonRules, read_object_into};
 
 /// Fetch cap (bytes after content decoding).
 pub const MAX_BODY_BYTES: u64 = 256 * 1024;
@@ -64,8 +63,8 @@ pub fn interpret(body: &[u8], meta: &FetchMeta) -> Report {
             None,
         );
     }
-    let Some((object, alternates)) = document::object(body, meta, &mut report, MAX_BODY_BYTES, &JSON_RULES, true)
-    else {
+    report.too_large_if_truncated(meta, MAX_BODY_BYTES);
+    let Some((object, alternates)) = read_object_into(&mut report, body, meta, &JSON_RULES) else {
         return report;
     };
     read(&object, &mut report);
