@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use url::Url;
-use wellknown_core::{CandidateKind, Diagnostic, FetchMeta, Locator, RedirectHop, Report, Timestamp};
+use wellknown_core::{CandidateKind, Diagnostic, FetchMeta, Host, Locator, RedirectHop, Report, Timestamp};
 
 /// `tests/conformance/wellknown` of the workspace.
 pub fn cases_dir() -> PathBuf {
@@ -181,6 +181,34 @@ impl Problems {
         let known = |k: CandidateKind| CASE_LISTS.iter().any(|(_, l)| *l == k) || also.contains(&k);
         if let Some(c) = report.candidates.iter().find(|c| !known(c.kind())) {
             self.0.push(format!("unexpected candidate kind {c:?}"));
+        }
+    }
+
+    /// Compares the case lists the metadata-style cases use, each as a set of distinct values (an
+    /// absent list meaning none): `urls`, the candidates of kind `url`, `endpoint`, `issuer` and
+    /// `sitemap` (every absolute URL the document declares), and of the kinds `also_urls` (a probe
+    /// whose cases list its `origin` candidates there); `hosts`, the `host` candidates with the hosts
+    /// of those URLs; `contacts`, `apps`, `keys`, `paths`, their kinds.
+    pub fn url_and_host_sets(&mut self, report: &Report, expect: &Value, also_urls: &[CandidateKind]) {
+        let of = |kinds: &[CandidateKind]| -> BTreeSet<String> {
+            report.candidates.iter().filter(|c| kinds.contains(&c.kind())).map(|c| c.value().to_string()).collect()
+        };
+        let mut url_kinds =
+            vec![CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer, CandidateKind::Sitemap];
+        url_kinds.extend_from_slice(also_urls);
+        let urls = of(&url_kinds);
+        let mut hosts = of(&[CandidateKind::Host]);
+        hosts.extend(urls.iter().filter_map(|u| Some(Host::from(Url::parse(u).ok()?.host()?).name())));
+        let lists = [
+            ("urls", urls),
+            ("hosts", hosts),
+            ("contacts", of(&[CandidateKind::Contact])),
+            ("apps", of(&[CandidateKind::App])),
+            ("keys", of(&[CandidateKind::Key])),
+            ("paths", of(&[CandidateKind::Path])),
+        ];
+        for (list, got) in lists {
+            self.compare(&format!("candidates.{list}"), got, string_set(&expect["candidates"][list]));
         }
     }
 

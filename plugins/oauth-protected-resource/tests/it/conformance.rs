@@ -3,35 +3,13 @@
 //! candidates (`urls`: kinds `url`, `endpoint`, `issuer`; `hosts`: kind `host` plus the hosts of
 //! those URLs; `keys`, `contacts`, `apps`, `paths`: their kinds).
 
-use std::collections::BTreeSet;
-
-use url::Url;
-use wellknown_conformance::{Case, Problems, cases, run_all, string_set};
-use wellknown_core::{CandidateKind, Report};
-
-fn lists(report: &Report) -> [(&'static str, BTreeSet<String>); 5] {
-    let of = |kinds: &[CandidateKind]| -> BTreeSet<String> {
-        report.candidates.iter().filter(|c| kinds.contains(&c.kind())).map(|c| c.value().to_string()).collect()
-    };
-    let urls = of(&[CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer]);
-    let mut hosts = of(&[CandidateKind::Host]);
-    hosts.extend(urls.iter().filter_map(|u| Url::parse(u).ok()?.host_str().map(str::to_string)));
-    [
-        ("urls", urls),
-        ("hosts", hosts),
-        ("contacts", of(&[CandidateKind::Contact])),
-        ("apps", of(&[CandidateKind::App])),
-        ("keys", of(&[CandidateKind::Key])),
-    ]
-}
+use wellknown_conformance::{Case, Problems, cases, run_all};
 
 fn check(case: &Case) -> Result<(), String> {
     let report = wellknown_oauth_protected_resource::interpret(&case.body, &case.fetch_meta());
     let mut problems = Problems::default();
     problems.diagnostics(&report, case.expect());
-    for (list, got) in lists(&report) {
-        problems.compare(&format!("candidates.{list}"), got, string_set(&case.expect()["candidates"][list]));
-    }
+    problems.url_and_host_sets(&report, case.expect(), &[]);
     problems.finish(&case.name)
 }
 

@@ -11,36 +11,11 @@
 //! Every list is compared as a set of distinct values; an optional list (`keys`, `paths`) that a case
 //! omits must be empty.
 
-use std::collections::BTreeSet;
-
-use url::Url;
-use wellknown_conformance::{Case, Problems, cases, run_all, string_set};
-use wellknown_core::{CandidateKind, FetchMeta, Report};
+use wellknown_conformance::{Case, Problems, cases, run_all};
+use wellknown_core::{FetchMeta, Report};
 
 fn interpret(doc: &str, body: &[u8], meta: &FetchMeta) -> Option<Report> {
     (doc == wellknown_openid_configuration::PROBE_ID).then(|| wellknown_openid_configuration::interpret(body, meta))
-}
-
-/// The case-format candidate lists of a report (see the module docs for the mapping).
-pub fn candidate_lists(report: &Report) -> [(&'static str, BTreeSet<String>); 6] {
-    let of = |kinds: &[CandidateKind]| -> BTreeSet<String> {
-        report.candidates.iter().filter(|c| kinds.contains(&c.kind())).map(|c| c.value().to_string()).collect()
-    };
-    let urls = of(&[CandidateKind::Url, CandidateKind::Endpoint, CandidateKind::Issuer, CandidateKind::Sitemap]);
-    let mut hosts = of(&[CandidateKind::Host]);
-    for u in &urls {
-        if let Some(h) = Url::parse(u).ok().as_ref().and_then(wellknown_oauth_metadata::metadata::host_name) {
-            hosts.insert(h);
-        }
-    }
-    [
-        ("urls", urls),
-        ("hosts", hosts),
-        ("contacts", of(&[CandidateKind::Contact])),
-        ("apps", of(&[CandidateKind::App])),
-        ("keys", of(&[CandidateKind::Key])),
-        ("paths", of(&[CandidateKind::Path])),
-    ]
 }
 
 fn check(case: &Case) -> Result<(), String> {
@@ -48,9 +23,7 @@ fn check(case: &Case) -> Result<(), String> {
     let report = interpret(doc, &case.body, &case.fetch_meta()).ok_or_else(|| format!("no interpreter for {doc}"))?;
     let mut problems = Problems::default();
     problems.diagnostics(&report, case.expect());
-    for (list, got) in candidate_lists(&report) {
-        problems.compare(&format!("candidates.{list}"), got, string_set(&case.expect()["candidates"][list]));
-    }
+    problems.url_and_host_sets(&report, case.expect(), &[]);
     problems.finish(&case.name)
 }
 
