@@ -212,6 +212,18 @@ impl Problems {
         }
     }
 
+    /// [`Problems::ordered_candidates`] with more lists of the same form, named by the cases
+    /// (`("origins", CandidateKind::Origin)`): each compared as distinct values in document order
+    /// (an absent list meaning none), and their kinds expected.
+    pub fn ordered_candidates_with(&mut self, report: &Report, expect: &Value, lists: &[(&str, CandidateKind)]) {
+        let kinds: Vec<CandidateKind> = lists.iter().map(|(_, k)| *k).collect();
+        self.ordered_candidates(report, expect, &kinds);
+        for (list, kind) in lists {
+            let want = strings(&expect["candidates"][*list]);
+            self.compare(&format!("candidates.{list}"), distinct_values(report, *kind), want);
+        }
+    }
+
     /// Records `what` when `got` differs from `want`.
     pub fn compare<T: PartialEq + Debug>(&mut self, what: &str, got: T, want: T) {
         if got != want {

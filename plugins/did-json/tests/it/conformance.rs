@@ -2,16 +2,14 @@
 //! the cases the did:web method names), with the `origins` list these cases add; then pointers, hints
 //! and facts on real documents.
 
-use wellknown_conformance::{Case, Problems, cases_with_prefix, distinct_values, run_all, strings};
+use wellknown_conformance::{Case, Problems, cases_with_prefix, run_all};
 use wellknown_core::{CandidateKind, Locator, Report};
 
 fn check(case: &Case) -> Result<(), String> {
     let report = wellknown_did_json::interpret(&case.body, &case.fetch_meta());
     let mut problems = Problems::default();
     problems.diagnostics(&report, case.expect());
-    problems.ordered_candidates(&report, case.expect(), &[CandidateKind::Origin]);
-    let want = strings(&case.expect()["candidates"]["origins"]);
-    problems.compare("candidates.origins", distinct_values(&report, CandidateKind::Origin), want);
+    problems.ordered_candidates_with(&report, case.expect(), &[("origins", CandidateKind::Origin)]);
     problems.finish(&case.name)
 }
 
