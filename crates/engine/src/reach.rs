@@ -58,12 +58,43 @@ pub(crate) struct FirstRequest {
 /// are not attempted.
 pub(crate) const SLOW_LIMIT: usize = 2;
 
+/// What one kind of request (documents, or verification) learned of its origins.
 #[derive(Debug, Default)]
-struct State {
+struct Learned {
     /// Origins found unreachable, with the first failure that said so.
     origins: HashMap<Origin, Unreachable>,
     /// Slow requests (`timeout`, `slow_transfer`) per origin.
     slow: HashMap<Origin, usize>,
+}
+
+impl Learned {
+    /// Learns from the result of a request sent to `url` (origin `k`): a failure of an
+    /// [`origin_wide`] class before any response (no status, no redirect hop), or the
+    /// [`SLOW_LIMIT`]th slow answer, marks the origin unreachable. The first such failure is kept.
+    fn learn(&mut self, k: Origin, url: &Url, meta: &FetchMeta) {
+        let Some(f) = &meta.failure else { return };
+        let slow_answer = slow(f.class);
+        if slow_answer {
+            let n = self.slow.entry(k.clone()).or_default();
+            *n += 1;
+            if *n < SLOW_LIMIT {
+                return;
+            }
+        } else if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
+            return;
+        }
+        self.origins.entry(k).or_insert_with(|| Unreachable {
+            url: url.to_string(),
+            class: f.class,
+            slow: slow_answer,
+        });
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// What the unit's document requests learned.
+    documents: Learned,
     /// Origins whose last document request had a response that was not slow: asked concurrently.
     calm: HashSet<Origin>,
     /// The request that goes first to an origin, reserved by the engine for its `First` probe
@@ -74,10 +105,8 @@ struct State {
     probing: HashMap<Origin, watch::Receiver<()>>,
     /// Requested URLs answered without a request, not yet claimed by a document record.
     skipped: HashSet<String>,
-    /// Origins found unreachable (or too slow) by verification requests: stop verification only.
-    verify_origins: HashMap<Origin, Unreachable>,
-    /// Slow verification requests per origin.
-    verify_slow: HashMap<Origin, usize>,
+    /// What its verification requests learned: stops verification only.
+    verification: Learned,
 }
 
 /// What one unit (in one routing: a virtual-host context has its own) learned about its origins.
@@ -156,7 +185,7 @@ impl Reach {
     pub(crate) fn skip(&self, url: &Url, now: Timestamp) -> Option<FetchResult> {
         let k = key(url)?;
         let mut state = self.state();
-        let first = state.origins.get(&k)?.clone();
+        let first = state.documents.origins.get(&k)?.clone();
         state.skipped.insert(url.as_str().to_string());
         Some(not_attempted(url, &first, now))
     }
@@ -166,70 +195,31 @@ impl Reach {
     pub(crate) fn skip_verification(&self, url: &Url, now: Timestamp) -> Option<FetchResult> {
         let k = key(url)?;
         let state = self.state();
-        let first = state.origins.get(&k).or_else(|| state.verify_origins.get(&k))?;
+        let first = state.documents.origins.get(&k).or_else(|| state.verification.origins.get(&k))?;
         Some(not_attempted(url, first, now))
     }
 
     /// Learns from the result of a verification request sent to `url`, as [`Reach::learn`] does
     /// from a document request, into the memory only verification consults.
     pub(crate) fn learn_verification(&self, url: &Url, meta: &FetchMeta) {
-        let Some(f) = &meta.failure else { return };
-        let Some(k) = key(url) else { return };
-        let mut state = self.state();
-        let slow_answer = slow(f.class);
-        if slow_answer {
-            let n = state.verify_slow.entry(k.clone()).or_default();
-            *n += 1;
-            if *n < SLOW_LIMIT {
-                return;
-            }
-        } else if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
-            return;
+        if let Some(k) = key(url) {
+            self.state().verification.learn(k, url, meta);
         }
-        state.verify_origins.entry(k).or_insert_with(|| Unreachable {
-            url: url.to_string(),
-            class: f.class,
-            slow: slow_answer,
-        });
     }
 
-    /// Learns from the result of a request sent to `url`: a failure of an [`origin_wide`] class
-    /// before any response (no status, no redirect hop) marks `url`'s origin unreachable. The first
-    /// such failure is kept.
+    /// Learns from the result of a document request sent to `url`: whether its origin answered
+    /// calmly (asked concurrently from then on), and [`Learned::learn`].
     pub(crate) fn learn(&self, url: &Url, meta: &FetchMeta) {
+        let Some(k) = key(url) else { return };
         let calm = meta.failure.as_ref().is_none_or(|f| !slow(f.class))
             && (meta.status.is_some() || !meta.redirect_chain.is_empty());
-        if let Some(k) = key(url) {
-            let mut state = self.state();
-            if calm {
-                state.calm.insert(k);
-            } else {
-                state.calm.remove(&k);
-            }
+        let mut state = self.state();
+        if calm {
+            state.calm.insert(k.clone());
+        } else {
+            state.calm.remove(&k);
         }
-        let Some(f) = &meta.failure else { return };
-        let Some(k) = key(url) else { return };
-        if slow(f.class) {
-            let mut state = self.state();
-            let n = state.slow.entry(k.clone()).or_default();
-            *n += 1;
-            if *n >= SLOW_LIMIT {
-                state.origins.entry(k).or_insert_with(|| Unreachable {
-                    url: url.to_string(),
-                    class: f.class,
-                    slow: true,
-                });
-            }
-            return;
-        }
-        if meta.status.is_some() || !meta.redirect_chain.is_empty() || !origin_wide(f.class) {
-            return;
-        }
-        self.state().origins.entry(k).or_insert_with(|| Unreachable {
-            url: url.to_string(),
-            class: f.class,
-            slow: false,
-        });
+        state.documents.learn(k, url, meta);
     }
 
     /// Waits until `url`'s origin may be asked concurrently: once a first document request of this
@@ -243,7 +233,7 @@ impl Reach {
         loop {
             let mut rx = {
                 let mut state = self.state();
-                if state.calm.contains(&k) || state.origins.contains_key(&k) {
+                if state.calm.contains(&k) || state.documents.origins.contains_key(&k) {
                     return None;
                 }
                 if state.reserved.get(&k).is_some_and(|(u, _)| u == url.as_str())
@@ -281,7 +271,7 @@ impl Reach {
     pub(crate) fn reserve(&self, url: &Url) {
         let Some(k) = key(url) else { return };
         let mut state = self.state();
-        if state.calm.contains(&k) || state.origins.contains_key(&k) || state.probing.contains_key(&k) {
+        if state.calm.contains(&k) || state.documents.origins.contains_key(&k) || state.probing.contains_key(&k) {
             return;
         }
         let (tx, rx) = watch::channel(());
