@@ -5,10 +5,7 @@
 
 use crate::common;
 
-use std::collections::BTreeSet;
-use std::path::Path;
-
-use common::{jsonl, own_server, scan_in, wellknown_in};
+use common::{graph, own_server, scan_in, wellknown_in};
 use wellknown_store_postgres::testing;
 use wellknown_tests::fixture_sites;
 
@@ -22,45 +19,6 @@ const ARGS: [&str; 8] = [
     "https://history.test",
     "https://5calls.org",
 ];
-
-/// `wellknown graph --format jsonl` of the store `db` (`None`: the directory's `wellknown.db`),
-/// without ids and times: nodes with their verdicts, relations with their state and sightings,
-/// virtual-host attempts.
-pub fn graph(dir: &Path, db: Option<&str>) -> BTreeSet<String> {
-    let mut args = vec!["graph", "--format", "jsonl"];
-    if let Some(db) = db {
-        args.extend(["--db", db]);
-    }
-    let out = wellknown_in(dir, &args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    jsonl(&out.stdout)
-        .into_iter()
-        .filter_map(|l| match l["type"].as_str() {
-            Some("node") => Some(format!(
-                "node {} {} in_scope={} verdict={}/{} doc={}/{}",
-                l["kind"],
-                l["value"],
-                l["in_scope"],
-                l["verification"]["status"],
-                l["verification"]["http_status"],
-                l["document"]["status"],
-                l["document"]["failure"]
-            )),
-            Some("relation") => Some(format!(
-                "relation {} -{}-> {} {} state={} confidence={} evidence={}",
-                l["source"]["value"],
-                l["relation"],
-                l["target"]["kind"],
-                l["target"]["value"],
-                l["state"],
-                l["confidence"],
-                l["evidence"].as_array().map_or(0, Vec::len)
-            )),
-            Some("vhost") => Some(format!("vhost {} {} {}", l["host"], l["address"], l["answers"])),
-            _ => None,
-        })
-        .collect()
-}
 
 #[test]
 fn a_scan_into_postgres_stores_what_a_sqlite_scan_stores() {

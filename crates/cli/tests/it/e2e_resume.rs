@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{jsonl, own_server, requests_to, routing_args_for, scan_in, wellknown_in};
+use common::{graph, jsonl, own_server, requests_to, routing_args_for, scan_in, wellknown_in};
 use serde_json::Value;
 use wellknown_store::{SqliteStore, Store, UnitState};
 use wellknown_tests::fixture_sites;
@@ -30,39 +30,6 @@ const ARGS: [&str; 11] = [
     "https://history.test",
     "https://5calls.org",
 ];
-
-/// The graph without times and ids: nodes with their verdicts, relations with their state and
-/// number of sightings, virtual-host attempts.
-fn graph(dir: &Path) -> BTreeSet<String> {
-    let out = wellknown_in(dir, &["graph", "--format", "jsonl"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    jsonl(&out.stdout)
-        .into_iter()
-        .filter_map(|l| match l["type"].as_str() {
-            Some("node") => Some(format!(
-                "node {} {} in_scope={} verdict={}/{} doc={}/{}",
-                l["kind"],
-                l["value"],
-                l["in_scope"],
-                l["verification"]["status"],
-                l["verification"]["http_status"],
-                l["document"]["status"],
-                l["document"]["failure"]
-            )),
-            Some("relation") => Some(format!(
-                "relation {} -{}-> {} {} state={} evidence={}",
-                l["source"]["value"],
-                l["relation"],
-                l["target"]["kind"],
-                l["target"]["value"],
-                l["state"],
-                l["evidence"].as_array().map_or(0, Vec::len)
-            )),
-            Some("vhost") => Some(format!("vhost {} {} {}", l["host"], l["address"], l["answers"])),
-            _ => None,
-        })
-        .collect()
-}
 
 /// (finished units, whether resume-reveal.test's out-of-scope origin is recorded) in scan 1.
 fn progress(db: &Path) -> (usize, bool) {
@@ -125,7 +92,7 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     let dir_whole = tempfile::tempdir().unwrap();
     let (code, whole_records, stderr) = scan_in(dir_whole.path(), &whole, &ARGS);
     assert!(code <= 1, "{stderr}");
-    let expected = graph(dir_whole.path());
+    let expected = graph(dir_whole.path(), None);
     let expected_units = stored_units(&dir_whole.path().join("wellknown.db"));
     assert!(expected_units.iter().any(|u| u.contains(ELSEWHERE) && u.contains("OutOfScope")), "{expected_units:#?}");
     assert!(expected.iter().any(|l| l.contains("robots_sitemap")), "{expected:#?}");
@@ -192,7 +159,7 @@ fn a_killed_scan_resumed_equals_an_uninterrupted_scan() {
     assert_eq!(store.scans().unwrap().len(), 1, "resumed in place, not a new scan");
     drop(store);
 
-    let got = graph(dir.path());
+    let got = graph(dir.path(), None);
     let missing: Vec<&String> = expected.difference(&got).collect();
     let extra: Vec<&String> = got.difference(&expected).collect();
     assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nextra {extra:#?}");

@@ -4,12 +4,11 @@
 //! same targets. The server comes from `WELLKNOWN_TEST_PG` (`wellknown_store_postgres::testing`).
 
 use crate::common;
-use crate::e2e_postgres::graph;
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{own_server, routing_args_for, scan_in, wellknown_in};
+use common::{graph, own_server, routing_args_for, scan_in, wellknown_in};
 use wellknown_store::Store;
 use wellknown_store_postgres::testing;
 use wellknown_tests::fixture_sites;

@@ -168,3 +168,42 @@ pub fn codes(records: &[Value], doc_url: &str) -> Vec<String> {
         .filter_map(|r| r["code"].as_str().map(str::to_string))
         .collect()
 }
+
+/// `wellknown graph --format jsonl` of the store `db` (`None`: the directory's `wellknown.db`),
+/// without ids and times: nodes with their verdicts, relations with their state and sightings,
+/// virtual-host attempts.
+pub fn graph(dir: &Path, db: Option<&str>) -> std::collections::BTreeSet<String> {
+    let mut args = vec!["graph", "--format", "jsonl"];
+    if let Some(db) = db {
+        args.extend(["--db", db]);
+    }
+    let out = wellknown_in(dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    jsonl(&out.stdout)
+        .into_iter()
+        .filter_map(|l| match l["type"].as_str() {
+            Some("node") => Some(format!(
+                "node {} {} in_scope={} verdict={}/{} doc={}/{}",
+                l["kind"],
+                l["value"],
+                l["in_scope"],
+                l["verification"]["status"],
+                l["verification"]["http_status"],
+                l["document"]["status"],
+                l["document"]["failure"]
+            )),
+            Some("relation") => Some(format!(
+                "relation {} -{}-> {} {} state={} confidence={} evidence={}",
+                l["source"]["value"],
+                l["relation"],
+                l["target"]["kind"],
+                l["target"]["value"],
+                l["state"],
+                l["confidence"],
+                l["evidence"].as_array().map_or(0, Vec::len)
+            )),
+            Some("vhost") => Some(format!("vhost {} {} {}", l["host"], l["address"], l["answers"])),
+            _ => None,
+        })
+        .collect()
+}
