@@ -134,16 +134,29 @@ fn node_json(v: &View<'_>, n: &NodeRow) -> Value {
     o
 }
 
+/// Hands every record of the JSON Lines export to `emit`, in output order: `scan`, `node`,
+/// `relation` (with its evidence) and `vhost` objects, as `docs/output-schema.md` describes them.
+/// For writers of other formats built on the same records (the HTML page).
+///
+/// Errors: the first `emit` returns.
+pub fn records(g: &GraphData, now: Timestamp, emit: &mut dyn FnMut(&Value) -> io::Result<()>) -> io::Result<()> {
+    let v = view(g, now);
+    jsonl_records(g, &v, emit)
+}
+
 fn jsonl(g: &GraphData, v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let line = |out: &mut dyn Write, value: &Value| -> io::Result<()> {
+    jsonl_records(g, v, &mut |value: &Value| {
         serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
         out.write_all(b"\n")
-    };
+    })
+}
+
+fn jsonl_records(g: &GraphData, v: &View<'_>, emit: &mut dyn FnMut(&Value) -> io::Result<()>) -> io::Result<()> {
     for s in &g.scans {
-        line(out, &json!({"type": "scan", "id": s.id, "started_at": s.started_at, "finished_at": s.finished_at}))?;
+        emit(&json!({"type": "scan", "id": s.id, "started_at": s.started_at, "finished_at": s.finished_at}))?;
     }
     for n in &v.nodes {
-        line(out, &node_json(v, n))?;
+        emit(&node_json(v, n))?;
     }
     let docs: HashMap<i64, &DocumentRow> = g.documents.iter().map(|d| (d.id, d)).collect();
     let mut evidence: HashMap<i64, Vec<&crate::model::EvidenceRow>> = HashMap::new();
@@ -190,12 +203,12 @@ fn jsonl(g: &GraphData, v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
             o["first_seen"] = json!(s.first_seen);
             o["last_seen"] = json!(s.last_seen);
         }
-        line(out, &o)?;
+        emit(&o)?;
     }
     for h in &g.vhosts {
         let mut o = serde_json::to_value(h).map_err(io::Error::from)?;
         o["type"] = json!("vhost");
-        line(out, &o)?;
+        emit(&o)?;
     }
     Ok(())
 }
