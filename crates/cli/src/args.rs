@@ -354,6 +354,17 @@ pub struct GraphArgs {
     /// Output: `dot`, `graphml` or `jsonl`.
     #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
     pub format: String,
+    /// Only the relations seen in scan SCAN_ID, with that scan's evidence (and the scan's record
+    /// and virtual-host attempts).
+    #[arg(long, value_name = "SCAN_ID")]
+    pub scan: Option<i64>,
+    /// Only the relations declaring a value of this kind: url, host, origin, path, sitemap, issuer,
+    /// endpoint, contact, app, key.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Only the relations declaring a value in scope.
+    #[arg(long)]
+    pub in_scope: bool,
     /// Write to FILE instead of standard output (`-`: standard output); never over the store or
     /// another SQLite database.
     #[arg(short, long, value_name = "FILE")]

@@ -152,8 +152,9 @@ pub fn unfinished_note(store: &mut dyn Store, db: &Path) -> Result<Option<String
     let stranded: Vec<&ScanRow> =
         scans.iter().filter(|s| s.finished_at.is_none() && held_elsewhere(&leases, s.id, now).is_none()).collect();
     let Some(last) = stranded.last() else { return Ok(None) };
-    let units = store.units(last.id).map_err(|e| scan_error(db, &e))?;
-    let (done, pending) = unit_counts(&units);
+    let counts = wellknown_store::query::units::counts(store).map_err(|e| scan_error(db, &e))?;
+    let c = counts.get(&last.id).copied().unwrap_or_default();
+    let (done, pending) = (c.done, c.pending);
     let about = format!("started {:.0}, {done} unit(s) done, {pending} pending", last.started_at);
     let resume = resume_command(db, last.id);
     Ok(Some(match stranded.len() {

@@ -17,6 +17,7 @@ mod lease;
 mod pgpass;
 mod read;
 pub mod schema;
+mod stream;
 pub mod testing;
 pub mod tls;
 pub mod work;
@@ -24,6 +25,7 @@ mod write;
 
 use postgres::Client;
 use wellknown_core::Timestamp;
+use wellknown_store::query::{Dialect, Param, SqlRow};
 use wellknown_store::{Acquired, GraphData, Lease, ScanId, ScanRow, Store, StoreError, UnitRow, Write};
 
 pub use connect::{Env, SslMode, Target, is_postgres_url, redact};
@@ -326,5 +328,22 @@ impl Store for PostgresStore {
 
     fn load(&mut self) -> Result<GraphData, StoreError> {
         self.with_reconnect(|s| read::load(&mut s.client))
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn stream(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+        each: &mut dyn FnMut(&SqlRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        // Reconnects before, never during: rows already handed on cannot be taken back.
+        if self.client.is_closed() {
+            self.reconnect()?;
+        }
+        stream::stream(&mut self.client, sql, params, each)
     }
 }

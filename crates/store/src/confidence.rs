@@ -18,14 +18,13 @@
 //!
 //! The score is clamped to [0, 1] and rounded to three decimals. Earlier evidence is never removed:
 //! a withdrawn relation keeps all its evidence, only its state and score change.
-
-use std::collections::{HashMap, HashSet};
+//!
+//! Steps 1, 3 and the latest verdict are computed in the database ([`crate::query::facts`]); the
+//! score is [`score`], applied to each streamed row.
 
 use serde::Serialize;
 use wellknown_core::Timestamp;
 use wellknown_records::VerifyStatus;
-
-use crate::model::{DocumentRow, GraphData, ScanId, StoredVerification};
 
 /// Base score of a relation listed by the latest fetch of its document.
 pub const LISTED: f64 = 0.5;
@@ -94,8 +93,6 @@ pub struct Scored {
     pub state: Declaration,
     /// Sightings (evidence rows).
     pub evidence: usize,
-    /// Scans with evidence.
-    pub scans: Vec<ScanId>,
     /// Latest evidence.
     pub last_seen: Timestamp,
     /// Earliest evidence.
@@ -106,111 +103,10 @@ pub struct Scored {
     pub verification: Option<VerifyStatus>,
 }
 
-/// Document identity across scans: (probe, requested URL, route).
-type DocKey<'a> = (&'a str, &'a str, &'a str);
-
-fn doc_key(d: &DocumentRow) -> DocKey<'_> {
-    (d.probe.as_str(), d.requested_url.as_str(), d.via.as_str())
-}
-
-/// The latest verification of each node: highest scan, then latest time.
-pub fn latest_verifications(g: &GraphData) -> HashMap<i64, &StoredVerification> {
-    let mut out: HashMap<i64, &StoredVerification> = HashMap::new();
-    for v in &g.verifications {
-        let newer =
-            out.get(&v.node).is_none_or(|cur| (v.row.scan, v.row.verified_at) >= (cur.row.scan, cur.row.verified_at));
-        if newer {
-            out.insert(v.node, v);
-        }
-    }
-    out
-}
-
-/// True when a fetch could have listed the document's relations: a 2xx read in full and recognised
-/// as the document the probe expects. A body cut at the size cap or a page of another kind (kind
-/// `invalid`: a soft-404 HTML page where a sitemap or a JSON document was expected) says nothing of
-/// what the document declares, so it withdraws nothing: it counts as no answer.
-fn read_in_full(d: &DocumentRow) -> bool {
-    d.answered() && !d.truncated && d.kind.as_deref() != Some("invalid")
-}
-
-/// Scores every relation of the graph at instant `now`.
-pub fn score_all(g: &GraphData, now: Timestamp) -> HashMap<i64, Scored> {
-    let docs: HashMap<i64, &DocumentRow> = g.documents.iter().map(|d| (d.id, d)).collect();
-    // Every fetch of each document identity: scan -> answered in that scan.
-    let mut observed: HashMap<DocKey<'_>, HashMap<ScanId, bool>> = HashMap::new();
-    for d in &g.documents {
-        let e = observed.entry(doc_key(d)).or_default().entry(d.scan).or_insert(false);
-        *e |= read_in_full(d);
-    }
-    let mut by_relation: HashMap<i64, Vec<&crate::model::EvidenceRow>> = HashMap::new();
-    for e in &g.evidence {
-        by_relation.entry(e.relation).or_default().push(e);
-    }
-    let verdicts = latest_verifications(g);
-    let mut partial: Vec<(i64, i64, i64, Scored)> = Vec::new();
-    for r in &g.relations {
-        let Some(ev) = by_relation.get(&r.id) else { continue };
-        let keys: HashSet<DocKey<'_>> = ev.iter().filter_map(|e| docs.get(&e.document)).map(|d| doc_key(d)).collect();
-        let mut scans: Vec<ScanId> = ev.iter().map(|e| e.scan).collect();
-        scans.sort_unstable();
-        scans.dedup();
-        let last_ev_scan = scans.last().copied().unwrap_or_default();
-        // Fetches of the declaring document after the relation's latest evidence: none, it is
-        // listed; one that answered without it, withdrawn (a later outage does not undo that);
-        // only failures, unanswered.
-        let mut later = keys
-            .iter()
-            .filter_map(|k| observed.get(k))
-            .flat_map(|m| m.iter())
-            .filter(|(scan, _)| **scan > last_ev_scan)
-            .map(|(_, answered)| *answered)
-            .peekable();
-        let state = if later.peek().is_none() {
-            Declaration::Listed
-        } else if later.any(|answered| answered) {
-            Declaration::Withdrawn
-        } else {
-            Declaration::Unanswered
-        };
-        let last_seen = ev.iter().map(|e| e.fetched_at).max().unwrap_or(now);
-        let first_seen = ev.iter().map(|e| e.fetched_at).min().unwrap_or(now);
-        let verification = verdicts.get(&r.target).map(|v| v.row.status);
-        partial.push((
-            r.id,
-            r.source,
-            r.target,
-            Scored {
-                confidence: 0.0,
-                state,
-                evidence: ev.len(),
-                scans,
-                last_seen,
-                first_seen,
-                corroborating: 0,
-                verification,
-            },
-        ));
-    }
-    // Distinct sources currently listing each target.
-    let mut listing: HashMap<i64, HashSet<i64>> = HashMap::new();
-    for (_, source, target, s) in &partial {
-        if s.state == Declaration::Listed {
-            listing.entry(*target).or_default().insert(*source);
-        }
-    }
-    partial
-        .into_iter()
-        .map(|(id, source, target, mut s)| {
-            let others = listing.get(&target).map_or(0, |set| set.iter().filter(|&&x| x != source).count());
-            s.corroborating = others;
-            s.confidence = score(&s, others, now);
-            (id, s)
-        })
-        .collect()
-}
-
-fn score(s: &Scored, others: usize, now: Timestamp) -> f64 {
+/// The score of `s` at instant `now` (its state's base decayed by the age of its latest evidence,
+/// plus corroboration and its value's verdict), clamped to [0, 1] and rounded to three decimals.
+pub fn score(s: &Scored, now: Timestamp) -> f64 {
+    let others = s.corroborating;
     let base = match s.state {
         Declaration::Listed => LISTED,
         Declaration::Unanswered => UNANSWERED,
@@ -235,13 +131,12 @@ mod tests {
             confidence: 0.0,
             state,
             evidence: 1,
-            scans: vec![1],
             last_seen: last,
             first_seen: last,
             corroborating: 0,
             verification: verification.map(|v| VerifyStatus::parse(v).unwrap()),
         };
-        score(&s, 0, now)
+        score(&s, now)
     }
 
     #[test]

@@ -1,18 +1,19 @@
-//! `wellknown graph --format dot|graphml|jsonl`: the whole graph with its evidence, for Graphviz,
-//! Gephi or a notebook.
+//! `wellknown graph --format dot|graphml|jsonl`: the graph with its evidence, for Graphviz, Gephi
+//! or a notebook, written as the database streams it ([`crate::query::graph`]): nodes, then
+//! relations, then virtual-host attempts, one at a time.
 //!
 //! Nodes are named by (kind, value) in JSON Lines (ids are a backend detail), so two stores holding
 //! the same graph export the same lines apart from times. Output is sorted: nodes by (kind, value),
 //! relations by (source, relation, target).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use serde_json::{Value, json};
 use wellknown_core::Timestamp;
 
-use crate::confidence::{Scored, latest_verifications, score_all};
-use crate::model::{DOCUMENT_NODE, DocumentRow, GraphData, NodeRow, RelationRow};
+use crate::model::DOCUMENT_NODE;
+use crate::query::graph::{GraphFilter, GraphNode, GraphRelation, nodes, relations, vhosts};
+use crate::{Store, StoreError};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,79 +38,113 @@ impl Format {
     }
 }
 
-/// Everything an export needs, precomputed.
-struct View<'a> {
-    nodes: Vec<&'a NodeRow>,
-    by_id: HashMap<i64, &'a NodeRow>,
-    relations: Vec<(&'a RelationRow, Option<Scored>)>,
-    node_confidence: HashMap<i64, f64>,
-    verdicts: HashMap<i64, &'a crate::model::StoredVerification>,
-    latest_doc: HashMap<&'a str, &'a DocumentRow>,
+/// Why an export stopped: the store, or the output.
+#[derive(Debug)]
+pub enum ExportError {
+    /// Reading the store failed.
+    Store(StoreError),
+    /// Writing the output failed (a closed pipe among others).
+    Io(io::Error),
 }
 
-fn view(g: &GraphData, now: Timestamp) -> View<'_> {
-    let mut scores = score_all(g, now);
-    let by_id: HashMap<i64, &NodeRow> = g.nodes.iter().map(|n| (n.id, n)).collect();
-    let mut nodes: Vec<&NodeRow> = g.nodes.iter().collect();
-    nodes.sort_by(|a, b| (&a.kind, &a.value).cmp(&(&b.kind, &b.value)));
-    let mut node_confidence: HashMap<i64, f64> = HashMap::new();
-    let mut relations: Vec<(&RelationRow, Option<Scored>)> = g
-        .relations
-        .iter()
-        .map(|r| {
-            let s = scores.remove(&r.id);
-            if let Some(s) = &s {
-                let c = node_confidence.entry(r.target).or_insert(0.0);
-                *c = c.max(s.confidence);
-            }
-            (r, s)
-        })
-        .collect();
-    let key = |r: &RelationRow| {
-        let n = |id| by_id.get(&id).map(|n| (n.kind.clone(), n.value.clone())).unwrap_or_default();
-        (n(r.source), r.relation.clone(), n(r.target))
-    };
-    relations.sort_by_cached_key(|(r, _)| key(r));
-    let mut latest_doc: HashMap<&str, &DocumentRow> = HashMap::new();
-    for d in &g.documents {
-        let e = latest_doc.entry(d.url.as_str()).or_insert(d);
-        if (d.scan, d.id) > (e.scan, e.id) {
-            *e = d;
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::Store(e) => write!(f, "reading the graph: {e}"),
+            ExportError::Io(e) => write!(f, "writing the graph: {e}"),
         }
     }
-    // A document node named by its requested URL (the source of a redirect it did not follow, whose
-    // final URL is the refused target), when no fetch ended at that URL.
-    let mut by_requested: HashMap<&str, &DocumentRow> = HashMap::new();
-    for d in g.documents.iter().filter(|d| !latest_doc.contains_key(d.requested_url.as_str())) {
-        let e = by_requested.entry(d.requested_url.as_str()).or_insert(d);
-        if (d.scan, d.id) > (e.scan, e.id) {
-            *e = d;
-        }
-    }
-    latest_doc.extend(by_requested);
-    View { nodes, by_id, relations, node_confidence, verdicts: latest_verifications(g), latest_doc }
 }
 
-/// Writes the graph in `format` at instant `now` (confidence depends on age).
-///
-/// Errors: the writer's.
-pub fn write(g: &GraphData, format: Format, now: Timestamp, out: &mut dyn Write) -> io::Result<()> {
-    let v = view(g, now);
-    match format {
-        Format::Jsonl => jsonl(g, &v, out),
-        Format::Dot => dot(&v, out),
-        Format::GraphMl => graphml(&v, out),
-    }
+impl std::error::Error for ExportError {}
+
+/// What an export wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Exported {
+    /// Nodes.
+    pub nodes: usize,
+    /// Relations.
+    pub relations: usize,
 }
 
-fn node_json(v: &View<'_>, n: &NodeRow) -> Value {
-    let verification = v.verdicts.get(&n.id).map(|s| {
-        json!({
-            "status": s.row.status, "http_status": s.row.http_status, "target": s.row.target,
-            "method": s.row.method, "failure": s.row.failure_class, "scan": s.row.scan,
-            "verified_at": s.row.verified_at,
+/// Runs `body` with an output sink whose I/O errors are kept aside, so a stream callback (which
+/// returns store errors) can stop on one and the caller still learns it was the output.
+fn with_output<T>(
+    body: impl FnOnce(&mut dyn FnMut(io::Result<()>) -> Result<(), StoreError>) -> Result<T, StoreError>,
+) -> Result<T, ExportError> {
+    let mut failed: Option<io::Error> = None;
+    let res = body(&mut |r: io::Result<()>| {
+        r.map_err(|e| {
+            let message = e.to_string();
+            failed = Some(e);
+            StoreError::new(message)
         })
     });
+    match (res, failed) {
+        (_, Some(e)) => Err(ExportError::Io(e)),
+        (Ok(v), None) => Ok(v),
+        (Err(e), None) => Err(ExportError::Store(e)),
+    }
+}
+
+/// Hands every record of the JSON Lines export to `emit`, in output order: `scan`, `node`,
+/// `relation` (with its evidence) and `vhost` objects, as `docs/output-schema.md` describes them,
+/// scored at `now`. For writers of other formats built on the same records (the HTML page).
+///
+/// Errors: the store's; the first `emit` returns (as [`ExportError::Io`]).
+pub fn records(
+    store: &mut dyn Store,
+    filter: &GraphFilter,
+    now: Timestamp,
+    emit: &mut dyn FnMut(&Value) -> io::Result<()>,
+) -> Result<Exported, ExportError> {
+    with_output(|out| {
+        let mut done = Exported::default();
+        for s in store.scans()? {
+            if filter.scan.is_some_and(|id| id != s.id) {
+                continue;
+            }
+            out(emit(&json!({"type": "scan", "id": s.id, "started_at": s.started_at, "finished_at": s.finished_at})))?;
+        }
+        nodes(store, filter, now, &mut |n| {
+            done.nodes += 1;
+            out(emit(&node_json(&n)))
+        })?;
+        relations(store, filter, now, &mut |r| {
+            done.relations += 1;
+            out(emit(&relation_json(&r)))
+        })?;
+        vhosts(store, filter, &mut |h| {
+            let mut o = serde_json::to_value(&h).map_err(|e| StoreError::new(e.to_string()))?;
+            o["type"] = json!("vhost");
+            out(emit(&o))
+        })?;
+        Ok(done)
+    })
+}
+
+/// Writes the graph (the part `filter` selects) in `format`, scored at `now` (confidence depends
+/// on age).
+///
+/// Errors: the store's; the writer's (as [`ExportError::Io`]).
+pub fn write(
+    store: &mut dyn Store,
+    filter: &GraphFilter,
+    format: Format,
+    now: Timestamp,
+    out: &mut dyn Write,
+) -> Result<Exported, ExportError> {
+    match format {
+        Format::Jsonl => records(store, filter, now, &mut |value: &Value| {
+            serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+            out.write_all(b"\n")
+        }),
+        Format::Dot => dot(store, filter, now, out),
+        Format::GraphMl => graphml(store, filter, now, out),
+    }
+}
+
+fn node_json(n: &GraphNode) -> Value {
     let mut o = json!({
         "type": "node",
         "kind": n.kind,
@@ -118,9 +153,9 @@ fn node_json(v: &View<'_>, n: &NodeRow) -> Value {
         "first_seen": n.first_seen,
     });
     if n.kind == DOCUMENT_NODE {
-        if let Some(d) = v.latest_doc.get(n.value.as_str()) {
+        if let Some(d) = &n.document {
             o["document"] = json!({
-                "probe": d.probe, "status": d.status, "failure": d.failure_class, "kind": d.kind,
+                "probe": d.probe, "status": d.status, "failure": d.failure, "kind": d.kind,
                 "valid": d.valid, "sha256": d.sha256, "scan": d.scan, "fetched_at": d.fetched_at,
             });
             if d.not_attempted {
@@ -128,119 +163,85 @@ fn node_json(v: &View<'_>, n: &NodeRow) -> Value {
             }
         }
     } else {
-        o["confidence"] = json!(v.node_confidence.get(&n.id).copied().unwrap_or(0.0));
-        o["verification"] = verification.unwrap_or(Value::Null);
+        o["confidence"] = json!(n.confidence.unwrap_or(0.0));
+        o["verification"] = n.verification.as_ref().map_or(Value::Null, |v| json!(v));
     }
     o
 }
 
-/// Hands every record of the JSON Lines export to `emit`, in output order: `scan`, `node`,
-/// `relation` (with its evidence) and `vhost` objects, as `docs/output-schema.md` describes them.
-/// For writers of other formats built on the same records (the HTML page).
-///
-/// Errors: the first `emit` returns.
-pub fn records(g: &GraphData, now: Timestamp, emit: &mut dyn FnMut(&Value) -> io::Result<()>) -> io::Result<()> {
-    let v = view(g, now);
-    jsonl_records(g, &v, emit)
-}
-
-fn jsonl(g: &GraphData, v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
-    jsonl_records(g, v, &mut |value: &Value| {
-        serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
-        out.write_all(b"\n")
-    })
-}
-
-fn jsonl_records(g: &GraphData, v: &View<'_>, emit: &mut dyn FnMut(&Value) -> io::Result<()>) -> io::Result<()> {
-    for s in &g.scans {
-        emit(&json!({"type": "scan", "id": s.id, "started_at": s.started_at, "finished_at": s.finished_at}))?;
-    }
-    for n in &v.nodes {
-        emit(&node_json(v, n))?;
-    }
-    let docs: HashMap<i64, &DocumentRow> = g.documents.iter().map(|d| (d.id, d)).collect();
-    let mut evidence: HashMap<i64, Vec<&crate::model::EvidenceRow>> = HashMap::new();
-    for e in &g.evidence {
-        evidence.entry(e.relation).or_default().push(e);
-    }
-    let endpoint = |id: i64| v.by_id.get(&id).map_or(Value::Null, |n| json!({"kind": n.kind, "value": n.value}));
-    for (r, s) in &v.relations {
-        let ev: Vec<Value> = evidence
-            .get(&r.id)
-            .map(|list| {
-                list.iter()
-                    .map(|e| {
-                        json!({
-                            "scan": e.scan,
-                            // The declaring document's node (its final URL; its requested URL
-                            // for the target of a redirect it did not follow).
-                            "document_url": v.by_id.get(&r.source).map_or_else(
-                                || docs.get(&e.document).map(|d| d.url.as_str()),
-                                |n| Some(n.value.as_str()),
-                            ),
-                            "probe": e.probe,
-                            "fetched_at": e.fetched_at,
-                            "status": e.status,
-                            "locator": e.locator.as_deref().and_then(|l| serde_json::from_str::<Value>(l).ok()),
-                            "hints": serde_json::from_str::<Value>(&e.hints).unwrap_or(Value::Null),
-                            "flags": serde_json::from_str::<Value>(&e.flags).unwrap_or(Value::Null),
-                        })
-                    })
-                    .collect()
+fn relation_json(r: &GraphRelation) -> Value {
+    let evidence: Vec<Value> = r
+        .evidence
+        .iter()
+        .map(|e| {
+            json!({
+                "scan": e.scan,
+                "document_url": e.document_url,
+                "probe": e.probe,
+                "fetched_at": e.fetched_at,
+                "status": e.status,
+                "locator": e.locator.as_deref().and_then(|l| serde_json::from_str::<Value>(l).ok()),
+                "hints": serde_json::from_str::<Value>(&e.hints).unwrap_or(Value::Null),
+                "flags": serde_json::from_str::<Value>(&e.flags).unwrap_or(Value::Null),
             })
-            .unwrap_or_default();
-        let mut o = json!({
-            "type": "relation",
-            "source": endpoint(r.source),
-            "relation": r.relation,
-            "target": endpoint(r.target),
-            "evidence": ev,
-        });
-        if let Some(s) = s {
-            o["confidence"] = json!(s.confidence);
-            o["state"] = json!(s.state);
-            o["corroborating"] = json!(s.corroborating);
-            o["first_seen"] = json!(s.first_seen);
-            o["last_seen"] = json!(s.last_seen);
-        }
-        emit(&o)?;
+        })
+        .collect();
+    let mut o = json!({
+        "type": "relation",
+        "source": {"kind": r.source.1, "value": r.source.2},
+        "relation": r.relation,
+        "target": {"kind": r.target.1, "value": r.target.2},
+        "evidence": evidence,
+    });
+    if let Some(s) = &r.score {
+        o["confidence"] = json!(s.confidence);
+        o["state"] = json!(s.state);
+        o["corroborating"] = json!(s.corroborating);
+        o["first_seen"] = json!(s.first_seen);
+        o["last_seen"] = json!(s.last_seen);
     }
-    for h in &g.vhosts {
-        let mut o = serde_json::to_value(h).map_err(io::Error::from)?;
-        o["type"] = json!("vhost");
-        emit(&o)?;
-    }
-    Ok(())
+    o
 }
 
 fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
-fn dot(v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "digraph wellknown {{")?;
-    writeln!(out, "  rankdir=LR;")?;
-    writeln!(out, "  node [shape=box, fontname=\"monospace\", fontsize=10];")?;
-    for n in &v.nodes {
-        let shape = if n.kind == DOCUMENT_NODE { "note" } else { "box" };
-        let mut label = format!("{}\n{}", n.kind, n.value);
-        if let Some(s) = v.verdicts.get(&n.id) {
-            label.push_str(&format!("\n{}", s.row.status.as_str()));
-        }
-        if let Some(c) = v.node_confidence.get(&n.id) {
-            label.push_str(&format!(" ({c:.2})"));
-        }
-        let style = if n.in_scope == Some(false) { ", style=dashed" } else { "" };
-        writeln!(out, "  n{} [label=\"{}\", shape={shape}{style}];", n.id, dot_escape(&label))?;
-    }
-    for (r, s) in &v.relations {
-        let label = match s {
-            Some(s) => format!("{} {:.2}", r.relation, s.confidence),
-            None => r.relation.clone(),
-        };
-        writeln!(out, "  n{} -> n{} [label=\"{}\"];", r.source, r.target, dot_escape(&label))?;
-    }
-    writeln!(out, "}}")
+fn dot(
+    store: &mut dyn Store,
+    filter: &GraphFilter,
+    now: Timestamp,
+    out: &mut dyn Write,
+) -> Result<Exported, ExportError> {
+    with_output(|sink| {
+        let mut done = Exported::default();
+        sink(writeln!(out, "digraph wellknown {{"))?;
+        sink(writeln!(out, "  rankdir=LR;"))?;
+        sink(writeln!(out, "  node [shape=box, fontname=\"monospace\", fontsize=10];"))?;
+        nodes(store, filter, now, &mut |n| {
+            done.nodes += 1;
+            let shape = if n.kind == DOCUMENT_NODE { "note" } else { "box" };
+            let mut label = format!("{}\n{}", n.kind, n.value);
+            if let Some(v) = &n.verification {
+                label.push_str(&format!("\n{}", v.status));
+            }
+            if let Some(c) = n.confidence {
+                label.push_str(&format!(" ({c:.2})"));
+            }
+            let style = if n.in_scope == Some(false) { ", style=dashed" } else { "" };
+            sink(writeln!(out, "  n{} [label=\"{}\", shape={shape}{style}];", n.id, dot_escape(&label)))
+        })?;
+        relations(store, filter, now, &mut |r| {
+            done.relations += 1;
+            let label = match &r.score {
+                Some(s) => format!("{} {:.2}", r.relation, s.confidence),
+                None => r.relation.clone(),
+            };
+            sink(writeln!(out, "  n{} -> n{} [label=\"{}\"];", r.source.0, r.target.0, dot_escape(&label)))
+        })?;
+        sink(writeln!(out, "}}"))?;
+        Ok(done)
+    })
 }
 
 fn xml_escape(s: &str) -> String {
@@ -259,52 +260,67 @@ fn xml_escape(s: &str) -> String {
     o
 }
 
-fn graphml(v: &View<'_>, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(out, r#"<graphml xmlns="http://graphml.graphdrawing.org/xmlns">"#)?;
-    for (id, dom, name, ty) in [
-        ("kind", "node", "kind", "string"),
-        ("value", "node", "value", "string"),
-        ("in_scope", "node", "in_scope", "string"),
-        ("status", "node", "status", "string"),
-        ("node_confidence", "node", "confidence", "double"),
-        ("relation", "edge", "relation", "string"),
-        ("confidence", "edge", "confidence", "double"),
-        ("state", "edge", "state", "string"),
-        ("evidence", "edge", "evidence", "int"),
-        ("first_seen", "edge", "first_seen", "string"),
-        ("last_seen", "edge", "last_seen", "string"),
-    ] {
-        writeln!(out, r#"  <key id="{id}" for="{dom}" attr.name="{name}" attr.type="{ty}"/>"#)?;
-    }
-    writeln!(out, r#"  <graph id="wellknown" edgedefault="directed">"#)?;
-    for n in &v.nodes {
-        writeln!(out, r#"    <node id="n{}">"#, n.id)?;
-        writeln!(out, r#"      <data key="kind">{}</data>"#, xml_escape(&n.kind))?;
-        writeln!(out, r#"      <data key="value">{}</data>"#, xml_escape(&n.value))?;
-        if let Some(s) = n.in_scope {
-            writeln!(out, r#"      <data key="in_scope">{s}</data>"#)?;
+const GRAPHML_KEYS: [(&str, &str, &str, &str); 11] = [
+    ("kind", "node", "kind", "string"),
+    ("value", "node", "value", "string"),
+    ("in_scope", "node", "in_scope", "string"),
+    ("status", "node", "status", "string"),
+    ("node_confidence", "node", "confidence", "double"),
+    ("relation", "edge", "relation", "string"),
+    ("confidence", "edge", "confidence", "double"),
+    ("state", "edge", "state", "string"),
+    ("evidence", "edge", "evidence", "int"),
+    ("first_seen", "edge", "first_seen", "string"),
+    ("last_seen", "edge", "last_seen", "string"),
+];
+
+fn graphml(
+    store: &mut dyn Store,
+    filter: &GraphFilter,
+    now: Timestamp,
+    out: &mut dyn Write,
+) -> Result<Exported, ExportError> {
+    with_output(|sink| {
+        let mut done = Exported::default();
+        sink(writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#))?;
+        sink(writeln!(out, r#"<graphml xmlns="http://graphml.graphdrawing.org/xmlns">"#))?;
+        for (id, dom, name, ty) in GRAPHML_KEYS {
+            sink(writeln!(out, r#"  <key id="{id}" for="{dom}" attr.name="{name}" attr.type="{ty}"/>"#))?;
         }
-        if let Some(s) = v.verdicts.get(&n.id) {
-            writeln!(out, r#"      <data key="status">{}</data>"#, xml_escape(s.row.status.as_str()))?;
-        }
-        if let Some(c) = v.node_confidence.get(&n.id) {
-            writeln!(out, r#"      <data key="node_confidence">{c}</data>"#)?;
-        }
-        writeln!(out, "    </node>")?;
-    }
-    for (r, s) in &v.relations {
-        writeln!(out, r#"    <edge id="e{}" source="n{}" target="n{}">"#, r.id, r.source, r.target)?;
-        writeln!(out, r#"      <data key="relation">{}</data>"#, xml_escape(&r.relation))?;
-        if let Some(s) = s {
-            writeln!(out, r#"      <data key="confidence">{}</data>"#, s.confidence)?;
-            writeln!(out, r#"      <data key="state">{}</data>"#, s.state.as_str())?;
-            writeln!(out, r#"      <data key="evidence">{}</data>"#, s.evidence)?;
-            writeln!(out, r#"      <data key="first_seen">{}</data>"#, s.first_seen)?;
-            writeln!(out, r#"      <data key="last_seen">{}</data>"#, s.last_seen)?;
-        }
-        writeln!(out, "    </edge>")?;
-    }
-    writeln!(out, "  </graph>")?;
-    writeln!(out, "</graphml>")
+        sink(writeln!(out, r#"  <graph id="wellknown" edgedefault="directed">"#))?;
+        nodes(store, filter, now, &mut |n| {
+            done.nodes += 1;
+            let mut s = format!("    <node id=\"n{}\">\n", n.id);
+            s.push_str(&format!("      <data key=\"kind\">{}</data>\n", xml_escape(&n.kind)));
+            s.push_str(&format!("      <data key=\"value\">{}</data>\n", xml_escape(&n.value)));
+            if let Some(v) = n.in_scope {
+                s.push_str(&format!("      <data key=\"in_scope\">{v}</data>\n"));
+            }
+            if let Some(v) = &n.verification {
+                s.push_str(&format!("      <data key=\"status\">{}</data>\n", xml_escape(&v.status)));
+            }
+            if let Some(c) = n.confidence {
+                s.push_str(&format!("      <data key=\"node_confidence\">{c}</data>\n"));
+            }
+            s.push_str("    </node>\n");
+            sink(out.write_all(s.as_bytes()))
+        })?;
+        relations(store, filter, now, &mut |r| {
+            done.relations += 1;
+            let mut s = format!("    <edge id=\"e{}\" source=\"n{}\" target=\"n{}\">\n", r.id, r.source.0, r.target.0);
+            s.push_str(&format!("      <data key=\"relation\">{}</data>\n", xml_escape(&r.relation)));
+            if let Some(sc) = &r.score {
+                s.push_str(&format!("      <data key=\"confidence\">{}</data>\n", sc.confidence));
+                s.push_str(&format!("      <data key=\"state\">{}</data>\n", sc.state.as_str()));
+                s.push_str(&format!("      <data key=\"evidence\">{}</data>\n", sc.evidence));
+                s.push_str(&format!("      <data key=\"first_seen\">{}</data>\n", sc.first_seen));
+                s.push_str(&format!("      <data key=\"last_seen\">{}</data>\n", sc.last_seen));
+            }
+            s.push_str("    </edge>\n");
+            sink(out.write_all(s.as_bytes()))
+        })?;
+        sink(writeln!(out, "  </graph>"))?;
+        sink(writeln!(out, "</graphml>"))?;
+        Ok(done)
+    })
 }

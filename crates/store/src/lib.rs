@@ -16,10 +16,11 @@
 //!   ([`lease`]).
 //!
 //! Every backend implements [`Store`]: writes are row-level operations keyed by natural keys
-//! ([`Write`]), reads return plain rows ([`GraphData`]), and everything derived (confidence, diff,
-//! candidate lists, exports) is computed from those rows by backend-neutral code ([`analysis`],
-//! [`export`]). [`SqliteStore`] is the backend today; a PostgreSQL one (so several machines share
-//! one graph) would implement the same trait over the same schema.
+//! ([`Write`]); everything derived (confidence, diff, candidate lists, exports) runs as SQL in the
+//! database, the same statements for every backend ([`query`], spelled per [`query::Dialect`]),
+//! whose rows stream back through [`Store::stream`] into backend-neutral code ([`analysis`],
+//! [`export`]): nothing loads the whole graph. [`SqliteStore`] is the default backend;
+//! `wellknown-store-postgres` implements the same trait over the same schema.
 //!
 //! The engine's records become writes through [`ingest::writes_for`].
 
@@ -30,8 +31,10 @@ mod id_cache;
 pub mod ingest;
 pub mod lease;
 pub mod model;
+pub mod query;
 mod schema;
 mod sqlite;
+mod sqlite_stream;
 
 pub use lease::{Acquired, Lease};
 pub use model::{
@@ -152,10 +155,26 @@ pub trait Store: Send {
     /// Errors: the backend's.
     fn units(&mut self, scan: ScanId) -> Result<Vec<UnitRow>, StoreError>;
 
-    /// Everything, for analysis and export.
+    /// Every row of every table, in memory: for tests and small stores only. The commands never
+    /// call it; analyses stream through [`Store::stream`] ([`query`]).
     ///
     /// Errors: the backend's; a malformed stored value.
     fn load(&mut self) -> Result<GraphData, StoreError>;
+
+    /// The SQL dialect of [`Store::stream`].
+    fn dialect(&self) -> query::Dialect;
+
+    /// Runs the read-only statement `sql` (written for [`Store::dialect`]) with `params` and hands
+    /// its rows to `each` one at a time as the database produces them: memory does not grow with
+    /// the result. The first error `each` returns stops the statement and is returned.
+    ///
+    /// Errors: the backend's; a column of a type [`query::SqlValue`] cannot hold.
+    fn stream(
+        &mut self,
+        sql: &str,
+        params: &[query::Param],
+        each: &mut dyn FnMut(&query::SqlRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
 
     /// The most recent scan that has not finished (interrupted, killed, or still running), whatever
     /// scans finished after it.

@@ -18,7 +18,8 @@ use crate::model::{
     DOCUMENT_NODE, DocumentRow, EvidenceRow, GraphData, NodeRow, RelationRow, RelationWrite, ScanId, ScanRow,
     StoredVerification, UnitRow, UnitState, VerificationRow, VhostRow, Write,
 };
-use crate::{Store, StoreError, schema};
+use crate::query::{Dialect, Param, SqlRow};
+use crate::{Store, StoreError, schema, sqlite_stream};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
@@ -149,6 +150,7 @@ impl SqliteStore {
             })?;
             return SqliteStore::open_read_only(path);
         }
+        sqlite_stream::register(&conn)?;
         Ok(SqliteStore { conn, cache: IdCache::default(), path: Some(path.to_path_buf()) })
     }
 
@@ -197,6 +199,7 @@ impl SqliteStore {
             )?;
         }
         conn.pragma_update(None, "user_version", schema::VERSION)?;
+        sqlite_stream::register(&conn)?;
         Ok(SqliteStore { conn, cache: IdCache::default(), path: path.map(Path::to_path_buf) })
     }
 
@@ -664,6 +667,19 @@ impl Store for SqliteStore {
             out.push(UnitRow { kind, value, depth, revealed_by, state, in_scope });
         }
         Ok(out)
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn stream(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+        each: &mut dyn FnMut(&SqlRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        sqlite_stream::stream(&self.conn, sql, params, each)
     }
 
     fn load(&mut self) -> Result<GraphData, StoreError> {

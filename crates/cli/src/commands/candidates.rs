@@ -2,6 +2,7 @@
 
 use wellknown_core::{CandidateKind, Timestamp};
 use wellknown_records::VerifyStatus;
+use wellknown_store::StoreError;
 use wellknown_store::analysis::{CandidateQuery, UNVERIFIED, candidates};
 
 use crate::args::CandidatesArgs;
@@ -31,15 +32,28 @@ pub fn run(args: &CandidatesArgs) -> Result<i32, String> {
     }
     let path = config::store_path(&args.store)?;
     output::check(args.output.as_deref(), &args.store, &path)?;
-    let g = store_open::for_reading(&path)?.load().map_err(|e| store_open::reading_error(&path, &e))?;
+    let mut store = store_open::for_reading(&path)?;
     let mut out = output::open_output(args.output.as_deref(), "--output")?;
     let q = CandidateQuery { kind: args.kind.clone(), in_scope_only: args.in_scope, status: args.status.clone() };
-    let rows = candidates(&g, &q, Timestamp::now());
-    for r in &rows {
-        let line =
-            if args.format == "jsonl" { serde_json::to_string(r).map_err(|e| e.to_string())? } else { r.value.clone() };
-        output::write_line(&mut out, &line)?;
+    // The rows stream out of the database as they are printed: memory holds one candidate.
+    let mut found = 0usize;
+    let mut output_failed: Option<String> = None;
+    let res = candidates(&mut *store, &q, Timestamp::now(), &mut |r| {
+        found += 1;
+        let line = if args.format == "jsonl" {
+            serde_json::to_string(&r).map_err(|e| StoreError::new(e.to_string()))?
+        } else {
+            r.value
+        };
+        output::write_line(&mut out, &line).map_err(|e| {
+            output_failed = Some(e.clone());
+            StoreError::new(e)
+        })
+    });
+    if let Some(e) = output_failed {
+        return Err(e);
     }
+    res.map_err(|e| store_open::reading_error(&path, &e))?;
     output::finish(&mut out)?;
-    Ok(if rows.is_empty() { exit::NOTHING } else { exit::FOUND })
+    Ok(if found == 0 { exit::NOTHING } else { exit::FOUND })
 }

@@ -1,7 +1,7 @@
 //! `wellknown diff [SCAN_A] [SCAN_B]`: what appeared, disappeared or changed between two scans.
 
-use wellknown_store::ScanRow;
 use wellknown_store::analysis::diff;
+use wellknown_store::{ScanRow, StoreError};
 
 use crate::args::DiffArgs;
 use crate::exit;
@@ -20,10 +20,11 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     }
     let path = config::store_path(&args.store)?;
     output::check(args.output.as_deref(), &args.store, &path)?;
-    let g = store_open::for_reading(&path)?.load().map_err(|e| store_open::reading_error(&path, &e))?;
-    let finished: Vec<i64> = g.scans.iter().filter(|s| s.finished_at.is_some()).map(|s| s.id).collect();
+    let mut store = store_open::for_reading(&path)?;
+    let scans = store.scans().map_err(|e| store_open::reading_error(&path, &e))?;
+    let finished: Vec<i64> = scans.iter().filter(|s| s.finished_at.is_some()).map(|s| s.id).collect();
     let too_few = || {
-        let unfinished = g.scans.len() - finished.len();
+        let unfinished = scans.len() - finished.len();
         format!(
             "diff needs two finished scans; {} holds {} finished and {unfinished} unfinished (give the ids to compare \
              unfinished ones; `wellknown scans` lists them)",
@@ -48,19 +49,38 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
             _ => return Err(too_few()),
         },
     };
-    let changes = diff(&g, a, b)?;
     for id in [a, b] {
-        if let Some(s) = g.scans.iter().find(|s| s.id == id && s.finished_at.is_none()) {
+        if !scans.iter().any(|s| s.id == id) {
+            return Err(format!("no scan {id} in the store"));
+        }
+    }
+    for id in [a, b] {
+        if let Some(s) = scans.iter().find(|s| s.id == id && s.finished_at.is_none()) {
             crate::note!("{}", unfinished_mark(s, &path));
         }
     }
     let mut out = output::open_output(args.output.as_deref(), "--output")?;
-    for c in &changes {
-        let line = if args.format == "jsonl" { serde_json::to_string(c).map_err(|e| e.to_string())? } else { c.text() };
-        output::write_line(&mut out, &line)?;
+    // The changes stream out of the database as they are printed.
+    let mut found = 0usize;
+    let mut output_failed: Option<String> = None;
+    let res = diff(&mut *store, a, b, &mut |c| {
+        found += 1;
+        let line = if args.format == "jsonl" {
+            serde_json::to_string(&c).map_err(|e| StoreError::new(e.to_string()))?
+        } else {
+            c.text()
+        };
+        output::write_line(&mut out, &line).map_err(|e| {
+            output_failed = Some(e.clone());
+            StoreError::new(e)
+        })
+    });
+    if let Some(e) = output_failed {
+        return Err(e);
     }
+    res.map_err(|e| store_open::reading_error(&path, &e))?;
     output::finish(&mut out)?;
-    Ok(if changes.is_empty() { exit::NOTHING } else { exit::FOUND })
+    Ok(if found == 0 { exit::NOTHING } else { exit::FOUND })
 }
 
 /// The line marking an unfinished scan in a diff.

@@ -1,29 +1,52 @@
-//! `wellknown graph --format dot|graphml|jsonl`: the whole graph with its evidence.
+//! `wellknown graph --format dot|graphml|jsonl [--scan ID] [--kind K] [--in-scope]`: the graph
+//! with its evidence, streamed out of the store.
 
-use std::io::Write;
-
-use wellknown_core::Timestamp;
-use wellknown_store::export::{Format, write};
+use wellknown_core::{CandidateKind, Timestamp};
+use wellknown_store::export::{ExportError, Format, write};
+use wellknown_store::query::graph::GraphFilter;
 
 use crate::args::GraphArgs;
 use crate::exit;
 use crate::{config, output, store_open};
 
-/// Writes the graph. Exit 0 when it has nodes, 1 when it is empty.
+/// The filter the arguments ask for.
+///
+/// Errors: an unknown `--kind`.
+fn filter(args: &GraphArgs) -> Result<GraphFilter, String> {
+    if let Some(k) = &args.kind
+        && CandidateKind::parse(k).is_none()
+    {
+        let all: Vec<&str> = CandidateKind::ALL.iter().map(|k| k.as_str()).collect();
+        return Err(format!("--kind {k:?}: expected one of {}", all.join(", ")));
+    }
+    Ok(GraphFilter { scan: args.scan, kind: args.kind.clone(), in_scope_only: args.in_scope })
+}
+
+/// Writes the graph (the part the filters select: with one, the relations they admit and their two
+/// ends). Exit 0 when it has nodes, 1 when it is empty, 2 on error (no store, unknown scan or
+/// kind).
 pub fn run(args: &GraphArgs) -> Result<i32, String> {
     let format = Format::parse(&args.format)
         .ok_or_else(|| format!("--format {:?}: expected dot, graphml or jsonl", args.format))?;
+    let filter = filter(args)?;
     let path = config::store_path(&args.store)?;
     // Checked before the store is read and before the output is created: `-o wellknown.db` is
     // refused with the store intact.
     output::check(args.output.as_deref(), &args.store, &path)?;
-    let g = store_open::for_reading(&path)?.load().map_err(|e| store_open::reading_error(&path, &e))?;
-    let mut out = output::open_output(args.output.as_deref(), "--output")?;
-    let res = write(&g, format, Timestamp::now(), &mut out).and_then(|()| out.flush());
-    match res {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::FOUND),
-        Err(e) => return Err(format!("writing the graph: {e}")),
-        Ok(()) => {}
+    let mut store = store_open::for_reading(&path)?;
+    if let Some(id) = filter.scan {
+        let scans = store.scans().map_err(|e| store_open::reading_error(&path, &e))?;
+        if !scans.iter().any(|s| s.id == id) {
+            return Err(format!("--scan {id}: no scan {id} in the store (`wellknown scans` lists them)"));
+        }
     }
-    Ok(if g.nodes.is_empty() { exit::NOTHING } else { exit::FOUND })
+    let mut out = output::open_output(args.output.as_deref(), "--output")?;
+    let written = match write(&mut *store, &filter, format, Timestamp::now(), &mut out) {
+        Ok(w) => w,
+        Err(ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::FOUND),
+        Err(ExportError::Io(e)) => return Err(format!("writing the graph: {e}")),
+        Err(ExportError::Store(e)) => return Err(store_open::reading_error(&path, &e)),
+    };
+    output::finish(&mut out)?;
+    Ok(if written.nodes == 0 { exit::NOTHING } else { exit::FOUND })
 }

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::args::ScansArgs;
 use crate::exit;
-use crate::kept::{running, unit_counts};
+use crate::kept::running;
 use crate::{config, output, store_open};
 
 /// Lists every scan, oldest first: id, start, state (`finished` with its time, `unfinished`, or
@@ -38,9 +38,11 @@ pub fn run(args: &ScansArgs) -> Result<i32, String> {
     if args.format == "text" && !scans.is_empty() {
         output::write_line(&mut out, "ID  STARTED               STATE                         DONE  PENDING  TARGETS")?;
     }
+    // Counted in the database: the units themselves are not read.
+    let counts = wellknown_store::query::units::counts(&mut *store).map_err(read)?;
     for s in &scans {
-        let units = store.units(s.id).map_err(read)?;
-        let (done, pending) = unit_counts(&units);
+        let c = counts.get(&s.id).copied().unwrap_or_default();
+        let (done, pending) = (c.done, c.pending);
         let holder = if s.finished_at.is_none() { running(&leases, s.id) } else { None };
         let state = match (&s.finished_at, &holder) {
             (Some(_), _) => "finished",
@@ -73,7 +75,7 @@ pub fn run(args: &ScansArgs) -> Result<i32, String> {
                 "finished_at": s.finished_at,
                 "state": state,
                 "running": holder.as_ref().map(|l| json!({"pid": l.pid, "host": l.host, "expires_at": l.expires_at})),
-                "units": {"done": done, "pending": pending, "total": units.len()},
+                "units": {"done": done, "pending": pending, "total": c.total},
                 "targets": targets,
                 "issuers": issuers,
             })

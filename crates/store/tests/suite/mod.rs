@@ -12,10 +12,11 @@ use wellknown_records::{
     CandidateRecord, DiagnosticRecord, DocumentRecord, EvidenceRecord, InventoryAction, InventoryRecord, OriginRecord,
     Record, UnitKind, VerificationRecord, VerifySource, VerifyStatus,
 };
-use wellknown_store::analysis::{CandidateQuery, candidates, diff};
-use wellknown_store::confidence::{Declaration, score_all};
+use wellknown_store::analysis::{CandidateQuery, CandidateRow, Change};
+use wellknown_store::confidence::{Declaration, Scored};
 use wellknown_store::export::{Format, write};
 use wellknown_store::ingest::writes_for;
+use wellknown_store::query::graph::GraphFilter;
 use wellknown_store::{Acquired, Lease, Store, UnitRow, UnitState, Write};
 
 /// A backend under test: makes empty databases.
@@ -273,35 +274,31 @@ pub fn history_lowers_confidence_keeps_evidence_and_diffs(b: &dyn Backend) {
     let one = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     s.write(one, &writes(&first_scan())).unwrap();
     s.finish_scan(one, t(T1), &serde_json::json!({})).unwrap();
-    let g1 = s.load().unwrap();
     let now = t("2026-11-03T00:00:00Z");
-    let rel_score = |g: &wellknown_store::GraphData, value: &str| {
-        let node = g.nodes.iter().find(|n| n.value == value).unwrap().id;
-        let rel = g.relations.iter().find(|r| r.target == node).unwrap().id;
-        score_all(g, now).remove(&rel).unwrap()
-    };
-    let sitemap1 = rel_score(&g1, "https://a.example/sitemap.xml");
-    let contact1 = rel_score(&g1, "mailto:sec@a.example");
+    let sitemap1 = score_of(&mut *s, "https://a.example/sitemap.xml", now);
+    let contact1 = score_of(&mut *s, "mailto:sec@a.example", now);
     assert_eq!((sitemap1.state, contact1.state), (Declaration::Listed, Declaration::Listed));
 
     let two = s.begin_scan(t(T2), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     s.write(two, &writes(&second_scan())).unwrap();
     s.finish_scan(two, t(T2), &serde_json::json!({})).unwrap();
     let g2 = s.load().unwrap();
-    let sitemap2 = rel_score(&g2, "https://a.example/sitemap.xml");
-    let contact2 = rel_score(&g2, "mailto:sec@a.example");
-    let admin2 = rel_score(&g2, "https://a.example/admin/");
+    let sitemap2 = score_of(&mut *s, "https://a.example/sitemap.xml", now);
+    let contact2 = score_of(&mut *s, "mailto:sec@a.example", now);
+    let admin2 = score_of(&mut *s, "https://a.example/admin/", now);
     assert_eq!(sitemap2.state, Declaration::Withdrawn, "robots.txt answered without the Sitemap line");
     assert_eq!(contact2.state, Declaration::Unanswered, "security.txt answered 404");
     assert!(sitemap2.confidence < sitemap1.confidence, "{} < {}", sitemap2.confidence, sitemap1.confidence);
     assert!(contact2.confidence < contact1.confidence);
-    assert_eq!((admin2.state, admin2.scans.clone()), (Declaration::Listed, vec![one, two]));
+    // Seen in both scans: two sightings, first in the first and last in the second.
+    assert_eq!((admin2.state, admin2.evidence), (Declaration::Listed, 2));
+    assert_eq!((admin2.first_seen, admin2.last_seen), (t(T1), t(T2)));
     // The first scan's evidence is all still there, with its dates.
     let first_evidence: Vec<_> = g2.evidence.iter().filter(|e| e.scan == one).collect();
     assert_eq!(first_evidence.len(), 3);
     assert!(first_evidence.iter().all(|e| e.fetched_at == t(T1)));
 
-    let changes = diff(&g2, one, two).unwrap();
+    let changes = diff(&mut *s, one, two).unwrap();
     let text: Vec<String> = changes.iter().map(|c| c.text()).collect();
     assert!(
         text.contains(&"~ document security.txt https://a.example/.well-known/security.txt: 200 -> 404".to_string()),
@@ -316,7 +313,7 @@ pub fn history_lowers_confidence_keeps_evidence_and_diffs(b: &dyn Backend) {
         "{text:#?}"
     );
     assert_eq!(changes.len(), 3, "{text:#?}");
-    assert!(diff(&g2, one, 99).is_err());
+    assert!(diff(&mut *s, one, 99).is_err());
 }
 
 pub fn a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails(b: &dyn Backend) {
@@ -331,20 +328,14 @@ pub fn a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails(b: &dyn
     let three = s.begin_scan(t(t3), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     s.write(three, &writes(&[doc(ROBOTS, "robots", None, t3), done("https://a.example")])).unwrap();
     let now = t("2026-11-03T00:00:00Z");
-    let score_of = |g: &wellknown_store::GraphData, value: &str| {
-        let node = g.nodes.iter().find(|n| n.value == value).unwrap().id;
-        let rel = g.relations.iter().find(|r| r.target == node).unwrap().id;
-        score_all(g, now).remove(&rel).unwrap()
-    };
-    let g = s.load().unwrap();
-    let sitemap = score_of(&g, "https://a.example/sitemap.xml");
+    let sitemap = score_of(&mut *s, "https://a.example/sitemap.xml", now);
     // Withdrawn in scan 2 (0.15 decayed by two days, + 0.3 for its `alive` verdict); the outage of
     // scan 3 does not make it `unanswered` (0.25), which would raise it.
     assert_eq!(sitemap.state, Declaration::Withdrawn);
     assert_eq!(sitemap.confidence, 0.449);
     // A relation listed in scan 2 whose document then failed is unanswered: 0.25 decayed by a
     // day + 0.25 for `auth_required`.
-    let admin = score_of(&g, "https://a.example/admin/");
+    let admin = score_of(&mut *s, "https://a.example/admin/", now);
     assert_eq!((admin.state, admin.confidence), (Declaration::Unanswered, 0.499));
     // A later fetch that answered 200 but was cut at the size cap or was not the expected document
     // (a soft-404 page: kind `invalid`) says nothing of what the document declares: the relation
@@ -358,18 +349,16 @@ pub fn a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails(b: &dyn
     }
     let later = s.begin_scan(t(t35), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     s.write(later, &writes(&[cut, soft, done("https://a.example")])).unwrap();
-    let g = s.load().unwrap();
-    assert_eq!(score_of(&g, "https://a.example/admin/").state, Declaration::Unanswered);
-    assert_eq!(score_of(&g, "mailto:sec@a.example").state, Declaration::Unanswered);
-    assert_eq!(score_of(&g, "https://a.example/sitemap.xml").state, Declaration::Withdrawn);
+    assert_eq!(score_of(&mut *s, "https://a.example/admin/", now).state, Declaration::Unanswered);
+    assert_eq!(score_of(&mut *s, "mailto:sec@a.example", now).state, Declaration::Unanswered);
+    assert_eq!(score_of(&mut *s, "https://a.example/sitemap.xml", now).state, Declaration::Withdrawn);
     // Listed again in scan 4: listed.
     let t4 = "2026-11-04T00:00:00Z";
     let four = s.begin_scan(t(t4), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     let sitemap_again =
         cand(CandidateKind::Sitemap, "https://a.example/sitemap.xml", "robots_sitemap", ROBOTS, "robots", t4, 3);
     s.write(four, &writes(&[doc(ROBOTS, "robots", Some(200), t4), sitemap_again])).unwrap();
-    let g = s.load().unwrap();
-    assert_eq!(score_of(&g, "https://a.example/sitemap.xml").state, Declaration::Listed);
+    assert_eq!(score_of(&mut *s, "https://a.example/sitemap.xml", now).state, Declaration::Listed);
 }
 
 pub fn candidate_lists_filter_by_kind_scope_and_status(b: &dyn Backend) {
@@ -391,7 +380,7 @@ pub fn candidate_lists_filter_by_kind_scope_and_status(b: &dyn Backend) {
     let row = g.evidence.iter().find(|e| e.hints.contains("second sighting")).expect("the evidence row");
     assert_eq!((row.hints.as_str(), row.flags.as_str()), (r#"{"note":"second sighting"}"#, r#"["outside_group"]"#));
     let now = t(T2);
-    let all = candidates(&g, &CandidateQuery::default(), now);
+    let all = candidates(&mut *s, &CandidateQuery::default(), now);
     let values: Vec<(&str, &str)> = all.iter().map(|c| (c.kind.as_str(), c.value.as_str())).collect();
     assert_eq!(
         values,
@@ -410,11 +399,14 @@ pub fn candidate_lists_filter_by_kind_scope_and_status(b: &dyn Backend) {
     assert_eq!(admin.flags, ["outside_group"]);
     assert!(all[0].flags.is_empty());
     assert_eq!(all[0].status, "unverified");
-    let alive = candidates(&g, &CandidateQuery { status: Some("alive".into()), ..Default::default() }, now);
+    let alive = candidates(&mut *s, &CandidateQuery { status: Some("alive".into()), ..Default::default() }, now);
     assert_eq!(alive.len(), 1);
     assert_eq!(alive[0].value, "https://a.example/sitemap.xml");
-    let urls =
-        candidates(&g, &CandidateQuery { kind: Some("url".into()), in_scope_only: true, ..Default::default() }, now);
+    let urls = candidates(
+        &mut *s,
+        &CandidateQuery { kind: Some("url".into()), in_scope_only: true, ..Default::default() },
+        now,
+    );
     assert_eq!(urls.len(), 1);
 }
 
@@ -423,10 +415,9 @@ pub fn exports_name_nodes_and_carry_evidence(b: &dyn Backend) {
     let mut s = db.open();
     let id = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
     s.write(id, &writes(&first_scan())).unwrap();
-    let g = s.load().unwrap();
-    let render = |f| {
+    let mut render = |f| {
         let mut buf = Vec::new();
-        write(&g, f, t(T1), &mut buf).unwrap();
+        write(&mut *s, &GraphFilter::default(), f, t(T1), &mut buf).unwrap();
         String::from_utf8(buf).unwrap()
     };
     let jsonl = render(Format::Jsonl);
@@ -461,8 +452,8 @@ pub fn out_of_scope_values_have_that_status_without_a_verdict(b: &dyn Backend) {
         c.in_scope = Some(false);
     }
     s.write(id, &writes(&[doc(ROBOTS, "robots", Some(200), T1), outside])).unwrap();
-    let g = s.load().unwrap();
-    let rows = candidates(&g, &CandidateQuery { status: Some("out_of_scope".into()), ..Default::default() }, t(T1));
+    let rows =
+        candidates(&mut *s, &CandidateQuery { status: Some("out_of_scope".into()), ..Default::default() }, t(T1));
     assert_eq!(rows.len(), 1);
     assert_eq!((rows[0].value.as_str(), rows[0].in_scope), ("https://other.example/s.xml", Some(false)));
 }
@@ -485,8 +476,7 @@ pub fn candidate_flags_are_those_of_the_latest_sighting(b: &dyn Backend) {
     let one = s.begin_scan(t(T1), &serde_json::json!({}), &[]).unwrap();
     s.write(one, &writes(&[doc(SEC, "security.txt", Some(200), T1), contact(T1, vec!["signature_failed".into()])]))
         .unwrap();
-    let g = s.load().unwrap();
-    let rows = candidates(&g, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
+    let rows = candidates(&mut *s, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
     assert_eq!(rows.len(), 1);
     assert_eq!(
         (rows[0].value.as_str(), rows[0].flags.clone()),
@@ -497,8 +487,7 @@ pub fn candidate_flags_are_those_of_the_latest_sighting(b: &dyn Backend) {
     // Scan 2: the file verifies again; the latest sighting has no flag, so the value has none.
     let two = s.begin_scan(t(T2), &serde_json::json!({}), &[]).unwrap();
     s.write(two, &writes(&[doc(SEC, "security.txt", Some(200), T2), contact(T2, Vec::new())])).unwrap();
-    let g = s.load().unwrap();
-    let rows = candidates(&g, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
+    let rows = candidates(&mut *s, &CandidateQuery { kind: Some("contact".into()), ..Default::default() }, t(T2));
     assert_eq!(rows[0].flags, Vec::<String>::new());
 }
 
@@ -634,4 +623,38 @@ pub fn a_second_handle_sees_what_the_first_committed(b: &dyn Backend) {
     let scans = other.scans().unwrap();
     assert_eq!((scans[0].finished_at, scans[0].summary["documents"].as_i64()), (Some(t(T2)), Some(2)));
     assert!(other.finish_scan(id + 100, t(T2), &serde_json::json!({})).is_err(), "no such scan");
+}
+
+/// The candidates `q` selects, collected from the stream.
+fn candidates(s: &mut dyn Store, q: &CandidateQuery, now: Timestamp) -> Vec<CandidateRow> {
+    let mut out = Vec::new();
+    wellknown_store::analysis::candidates(s, q, now, &mut |c| {
+        out.push(c);
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+/// The changes from scan `a` to `b`, collected from the stream.
+fn diff(s: &mut dyn Store, a: i64, b: i64) -> Result<Vec<Change>, wellknown_store::StoreError> {
+    let mut out = Vec::new();
+    wellknown_store::analysis::diff(s, a, b, &mut |c| {
+        out.push(c);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The score of the (only) relation declaring `value`, at `now`.
+fn score_of(s: &mut dyn Store, value: &str, now: Timestamp) -> Scored {
+    let mut found = None;
+    wellknown_store::query::graph::relations(s, &GraphFilter::default(), now, &mut |r| {
+        if r.target.2 == value {
+            found = r.score;
+        }
+        Ok(())
+    })
+    .unwrap();
+    found.expect("a scored relation declaring the value")
 }
