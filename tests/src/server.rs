@@ -31,6 +31,12 @@ pub struct Served {
     pub path: String,
     /// Status answered.
     pub status: u16,
+    /// The User-Agent header ("" without one).
+    pub user_agent: String,
+    /// When the request arrived.
+    pub received: std::time::Instant,
+    /// When its answer was ready (after any stall the fixture asks for).
+    pub answered: std::time::Instant,
 }
 
 /// The shared request log.
@@ -250,6 +256,9 @@ impl Site {
         let host = strip_port(&host).to_ascii_lowercase();
         let path_q = req.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_else(|| "/".into());
         let method = req.method().as_str().to_string();
+        let user_agent =
+            req.headers().get(hyper::header::USER_AGENT).and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+        let received = std::time::Instant::now();
         let resp = self.lookup(&host, req.uri().path(), req.uri().query(), req.method() == hyper::Method::HEAD).await;
         let status = resp.status().as_u16();
         self.log.lock().unwrap_or_else(PoisonError::into_inner).push(Served {
@@ -258,6 +267,9 @@ impl Site {
             method,
             path: path_q,
             status,
+            user_agent,
+            received,
+            answered: std::time::Instant::now(),
         });
         resp
     }

@@ -191,18 +191,19 @@ fn connections_in(lines: &[String]) -> Option<u64> {
 }
 
 /// A child process run to its end.
-struct Watched {
+pub struct Watched {
     /// Seconds from `started`.
-    wall: f64,
+    pub wall: f64,
     /// Peak resident set, KiB.
-    peak_kib: u64,
+    pub peak_kib: u64,
     /// User and system CPU seconds, as last sampled (at most 20 ms before it exited).
-    cpu: f64,
-    status: std::process::ExitStatus,
+    pub cpu: f64,
+    /// How it ended.
+    pub status: std::process::ExitStatus,
 }
 
 /// Runs `child` to its end, sampling its peak RSS and CPU time every 20 ms.
-fn watch(mut child: Child, started: Instant) -> anyhow::Result<Watched> {
+pub fn watch(mut child: Child, started: Instant) -> anyhow::Result<Watched> {
     let pid = child.id();
     let (mut peak_kib, mut cpu) = (0, 0.0);
     let status = loop {

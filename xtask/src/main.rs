@@ -7,6 +7,8 @@
 //!   (docs/benchmarks/scan.md).
 //! * `bench-parse [--runs N] [--bin BIN] [--against BIN]` — the whole `wellknown parse sitemap` command on a
 //!   generated 50,000-URL sitemap, plain and gzipped, optionally against another build.
+//! * `bench-query [--evidence N,...] [--postgres URL]` — `candidates`, `diff` and `graph` on
+//!   synthetic stores of millions of evidence rows: wall time and peak RSS.
 //! * `ci [--no-test]` — what CI runs: fmt check, clippy with `-D warnings` (the fuzz targets too),
 //!   the test suite, docs
 //!   (`.ci/run` runs `cargo test --workspace` itself, then `ci --no-test`).
@@ -18,6 +20,7 @@
 mod archive;
 mod bench_latency;
 mod bench_parse;
+mod bench_query;
 mod bench_scan;
 mod demo;
 mod diagnostics;
@@ -42,6 +45,9 @@ const USAGE: &str = "usage: cargo xtask <task>
   bench-parse [--runs N] [--bin BIN] [--against BIN]
                                       the whole `parse sitemap` command on a generated 10 MB sitemap
                                       (docs/benchmarks.md)
+  bench-query [--evidence N[,N...]] [--postgres URL]
+                                      candidates, diff and graph on synthetic stores of 1 M and 10 M
+                                      evidence rows: wall time and peak RSS (docs/benchmarks.md)
   ci [--no-test]                      fmt, clippy -D warnings, tests, docs
   dist [--target TRIPLE]              release archive target/dist/wellknown-<version>-<target>.tar.gz
   new-plugin <suffix> [--force]       scaffold plugins/<suffix> and wire it in
@@ -55,6 +61,7 @@ fn main() {
         Some("demo") => demo::run(&args[1..]),
         Some("bench-parse") => bench_parse::run(&args[1..]),
         Some("bench-scan") => bench_scan::run(&args[1..]),
+        Some("bench-query") => bench_query::run(&args[1..]),
         Some("ci") => ci(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
         Some("new-plugin") => new_plugin::run(&args[1..]),

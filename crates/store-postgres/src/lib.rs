@@ -15,6 +15,7 @@
 pub mod connect;
 mod lease;
 mod pgpass;
+pub mod private_server;
 mod read;
 pub mod schema;
 mod stream;

@@ -239,6 +239,9 @@ fn quick_check(conn: &Connection) -> Result<(), StoreError> {
     }
 }
 
+/// The memory SQLite may keep for a reading connection (`PRAGMA soft_heap_limit`), bytes.
+const SQLITE_READ_HEAP_BYTES: i64 = 16 << 20;
+
 /// Opens `path` read-only through a `file:` URI with `param` (`mode=ro`, `immutable=1`), and reads
 /// its header, which is when SQLite finds out whether it can.
 fn read_only(path: &Path, param: &str) -> Result<Connection, StoreError> {
@@ -247,6 +250,12 @@ fn read_only(path: &Path, param: &str) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(&uri, flags)
         .map_err(|e| StoreError::new(format!("opening {} read-only: {e}", path.display())))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    // The analyses' sorts and intermediate tables go to temporary files, not memory (the bundled
+    // SQLite keeps them in memory by default), so a query's memory does not grow with the store.
+    conn.pragma_update(None, "temp_store", "FILE")?;
+    // And SQLite's caches (of the file, of each temporary table and sort) share one budget, which
+    // it keeps by recycling pages: the memory of a query does not grow with the store.
+    conn.pragma_update(None, "soft_heap_limit", SQLITE_READ_HEAP_BYTES)?;
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))
         .map_err(|e| StoreError::new(format!("reading {}: {e}", path.display())))?;
     Ok(conn)

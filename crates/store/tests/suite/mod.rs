@@ -45,6 +45,7 @@ macro_rules! store_suite {
             a_withdrawn_relation_stays_withdrawn_when_its_document_then_fails,
             candidate_lists_filter_by_kind_scope_and_status,
             exports_name_nodes_and_carry_evidence,
+            graph_filters_select_relations_and_their_two_ends,
             out_of_scope_values_have_that_status_without_a_verdict,
             candidate_flags_are_those_of_the_latest_sighting,
             the_unfinished_scan_to_resume_is_the_most_recent_unfinished_one_whatever_finished_after_it,
@@ -657,4 +658,69 @@ fn score_of(s: &mut dyn Store, value: &str, now: Timestamp) -> Scored {
     })
     .unwrap();
     found.expect("a scored relation declaring the value")
+}
+
+pub fn graph_filters_select_relations_and_their_two_ends(b: &dyn Backend) {
+    let db = b.create();
+    let mut s = db.open();
+    let one = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let mut outside =
+        cand(CandidateKind::Sitemap, "https://other.example/s.xml", "robots_sitemap", ROBOTS, "robots", T1, 9);
+    if let Record::Candidate(c) = &mut outside {
+        c.in_scope = Some(false);
+    }
+    let mut records = first_scan();
+    records.push(outside);
+    s.write(one, &writes(&records)).unwrap();
+    let two = s.begin_scan(t(T2), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(two, &writes(&second_scan())).unwrap();
+    let mut export = |f: GraphFilter| -> Vec<serde_json::Value> {
+        let mut buf = Vec::new();
+        write(&mut *s, &f, Format::Jsonl, t(T2), &mut buf).unwrap();
+        String::from_utf8(buf).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let of = |lines: &[serde_json::Value], ty: &str| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l["type"] == ty)
+            .map(|l| match ty {
+                "node" => format!("{} {}", l["kind"].as_str().unwrap(), l["value"].as_str().unwrap()),
+                "relation" => format!("{} {}", l["relation"].as_str().unwrap(), l["target"]["value"].as_str().unwrap()),
+                _ => l["id"].to_string(),
+            })
+            .collect()
+    };
+    // No filter: every node (two documents, four values), relation and scan.
+    let all = export(GraphFilter::default());
+    assert_eq!(of(&all, "node").len(), 6);
+    assert_eq!(of(&all, "relation").len(), 4);
+    assert_eq!(of(&all, "scan"), [one.to_string(), two.to_string()]);
+    // A kind: its relations and their two ends, with all their evidence.
+    let urls = export(GraphFilter { kind: Some("url".into()), ..Default::default() });
+    assert_eq!(of(&urls, "node"), [format!("document {ROBOTS}"), "url https://a.example/admin/".to_string()]);
+    assert_eq!(of(&urls, "relation"), ["robots_disallow https://a.example/admin/"]);
+    let rel = urls.iter().find(|l| l["type"] == "relation").unwrap();
+    assert_eq!(rel["evidence"].as_array().unwrap().len(), 2, "seen in both scans");
+    // A scan: the relations seen in it, with its evidence only, and its own record.
+    let second = export(GraphFilter { scan: Some(two), ..Default::default() });
+    assert_eq!(of(&second, "relation"), ["robots_disallow https://a.example/admin/"]);
+    assert_eq!(of(&second, "scan"), [two.to_string()]);
+    let rel = second.iter().find(|l| l["type"] == "relation").unwrap();
+    assert_eq!(rel["evidence"].as_array().unwrap().len(), 1);
+    assert_eq!(rel["evidence"][0]["scan"], two);
+    // The relation's score stays the store's (listed in both scans), whatever the filter.
+    assert_eq!(rel["state"], "listed");
+    // In scope: the other site's sitemap is left out, and so is nothing else.
+    let scoped = export(GraphFilter { in_scope_only: true, ..Default::default() });
+    assert_eq!(
+        of(&scoped, "relation"),
+        [
+            "contact mailto:sec@a.example",
+            "robots_disallow https://a.example/admin/",
+            "robots_sitemap https://a.example/sitemap.xml"
+        ]
+    );
+    // Filters combine; nothing selected is an empty graph.
+    let none = export(GraphFilter { scan: Some(two), kind: Some("contact".into()), in_scope_only: false });
+    assert!(of(&none, "node").is_empty() && of(&none, "relation").is_empty());
 }
