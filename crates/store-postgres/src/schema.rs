@@ -27,6 +27,7 @@ pub struct Migration {
 pub const MIGRATIONS: &[Migration] = &[
     Migration { version: 2, name: "the tables of schema version 2", sql: CREATE_V2 },
     Migration { version: 3, name: "shared scans: unit groups and their leases", sql: SHARED_V3 },
+    Migration { version: 4, name: "open unit groups: leases find work without reading finished groups", sql: OPEN_V4 },
 ];
 
 /// The version the last migration brings a database to.
@@ -195,6 +196,18 @@ CREATE TABLE unit_groups (
     PRIMARY KEY (scan_id, grp)
 );
 INSERT INTO unit_groups (scan_id, grp) SELECT DISTINCT scan_id, grp FROM units ON CONFLICT DO NOTHING;
+"#;
+
+/// Version 4: `unit_groups.open`, true while a group may hold pending units (false once a release
+/// found none; set again, under the group's row lock, by any write that adds a pending unit to it),
+/// and a partial index of the open groups, so a lease reads the groups with work left, not every
+/// group of the scan (without it, leasing cost grew with the groups already done: 119 units/s for
+/// 5,000 units and 32 workers).
+const OPEN_V4: &str = r#"
+ALTER TABLE unit_groups ADD COLUMN open boolean NOT NULL DEFAULT true;
+UPDATE unit_groups g SET open = EXISTS (
+    SELECT 1 FROM units u WHERE u.scan_id = g.scan_id AND u.grp = g.grp AND u.state = 'pending');
+CREATE INDEX unit_groups_open ON unit_groups (scan_id, id) WHERE open;
 "#;
 
 /// The grants of the worker role of `docs/store.md` ("Least privilege") on a database at the latest

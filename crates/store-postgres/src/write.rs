@@ -167,6 +167,25 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
         &[&scan, &groups],
     )
     .map_err(server("writing unit groups"))?;
+    // Groups gaining pending units are open again, under their row locks (taken in one order, so two
+    // writers never deadlock), before the units are written: a release that computes whether a group
+    // is still open waits for this transaction, then sees its units (`work::release_groups`).
+    let mut reopened: Vec<&str> =
+        folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
+    reopened.sort_unstable();
+    reopened.dedup();
+    if !reopened.is_empty() {
+        tx.execute(
+            "SELECT 1 FROM unit_groups WHERE scan_id = $1 AND grp = ANY($2) ORDER BY grp FOR UPDATE",
+            &[&scan, &reopened],
+        )
+        .map_err(server("reopening unit groups"))?;
+        tx.execute(
+            "UPDATE unit_groups SET open = true WHERE scan_id = $1 AND grp = ANY($2) AND NOT open",
+            &[&scan, &reopened],
+        )
+        .map_err(server("reopening unit groups"))?;
+    }
     tx.execute(
         "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope, grp, done_at)
          SELECT $1, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope, u.grp,

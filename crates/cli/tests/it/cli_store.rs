@@ -142,11 +142,15 @@ fn a_read_only_store_is_queried() {
     };
     set_ro(&ro.join("wellknown.db"), true);
     set_ro(&ro, true);
-    let cases: [(&[&str], i32, &str); 4] = [
+    let cases: [(&[&str], i32, &str); 7] = [
         (&["candidates", "--kind", "contact"], 0, "mailto:security@history.test\n"),
         (&["scans", "--format", "jsonl"], 0, "\"state\":\"finished\""),
         (&["diff"], 1, ""),
         (&["graph", "--format", "dot"], 0, "digraph wellknown {"),
+        // Filters: one scan's relations declaring contacts, then a scan and a kind that are not.
+        (&["graph", "--scan", "1", "--kind", "contact"], 0, "\"value\":\"mailto:security@history.test\""),
+        (&["graph", "--scan", "9"], 2, ""),
+        (&["graph", "--kind", "pigeon"], 2, ""),
     ];
     for (args, code, needle) in cases {
         let out = wellknown_in(&ro, args);

@@ -30,7 +30,8 @@ fn a_new_database_is_migrated_once_even_by_two_owners_at_once() {
         applied,
         [
             (2, "the tables of schema version 2".to_string()),
-            (3, "shared scans: unit groups and their leases".to_string())
+            (3, "shared scans: unit groups and their leases".to_string()),
+            (4, "open unit groups: leases find work without reading finished groups".to_string())
         ]
     );
     assert_eq!(applied[0].0, wellknown_store::SCHEMA_VERSION, "version 2 is SQLite's version 2");
@@ -73,4 +74,40 @@ fn the_worker_role_writes_scans_but_cannot_migrate_alter_or_delete() {
         );
     }
     assert_eq!(s.load().unwrap().evidence.len(), 3, "nothing was deleted");
+}
+
+/// Version 4 marks each existing group open or not from its units: a version 3 database with one
+/// group done and one with pending units leases only the second after the upgrade.
+#[test]
+fn version_4_opens_the_groups_with_pending_units_of_a_version_3_database() {
+    let Some(server) = pg::server() else { return };
+    let db = server.empty_db();
+    let target = server.admin.with_database(&db.name);
+    let mut c = wellknown_store_postgres::dial(&target).unwrap();
+    c.batch_execute(schema::CREATE_MIGRATIONS).unwrap();
+    for m in schema::MIGRATIONS.iter().filter(|m| m.version <= 3) {
+        c.batch_execute(m.sql).unwrap();
+        c.execute("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", &[&m.version, &m.name]).unwrap();
+    }
+    c.batch_execute(
+        "INSERT INTO scans (id, started_at, plan) VALUES (1, now(), '{}');
+         INSERT INTO units (scan_id, kind, value, depth, state, in_scope, grp) VALUES
+           (1, 'origin', 'https://a.example', 0, 'done', true, 'a.example'),
+           (1, 'origin', 'https://b.example', 0, 'pending', true, 'b.example');
+         INSERT INTO unit_groups (scan_id, grp) VALUES (1, 'a.example'), (1, 'b.example');",
+    )
+    .unwrap();
+    drop(c);
+    let mut s = PostgresStore::open(target).unwrap();
+    assert_eq!(s.schema_version().unwrap(), 4);
+    let open: Vec<(String, bool)> = s
+        .client()
+        .query("SELECT grp, open FROM unit_groups ORDER BY grp", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(open, [("a.example".to_string(), false), ("b.example".to_string(), true)]);
+    let leased = s.lease_groups(1, "w", std::time::Duration::from_secs(60), 5).unwrap();
+    assert_eq!(leased.groups, ["b.example"]);
 }

@@ -132,3 +132,30 @@ fn an_expired_lease_is_taken_over_and_a_group_that_keeps_failing_is_given_up() {
     assert!(s.finish_if_complete(scan).unwrap());
     assert_eq!(s.scans().unwrap()[0].summary["units_failed"].as_i64(), Some(1));
 }
+
+/// A group released with nothing pending is closed (leases skip it); a unit revealed into it later
+/// opens it again, and the next lease gets it.
+#[test]
+fn a_unit_revealed_into_a_released_group_opens_it_again() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let leased = s.lease_groups(scan, "w1", MINUTE, 4).unwrap();
+    assert_eq!(leased.groups, ["a.example"]);
+    let done: Vec<Write> =
+        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    s.write(scan, &done).unwrap();
+    s.release_groups(scan, &leased.groups, "w1").unwrap();
+    let open: bool = s.client().query_one("SELECT open FROM unit_groups", &[]).unwrap().get(0);
+    assert!(!open, "nothing pending: closed");
+    assert!(s.lease_groups(scan, "w2", MINUTE, 4).unwrap().groups.is_empty());
+    // Another unit's document reveals api.a.example: the same registrable domain, the same group.
+    let revealed = UnitRow { revealed_by: Some("https://b.example".into()), depth: 1, ..seed("https://api.a.example") };
+    s.write(scan, &[Write::Unit(revealed)]).unwrap();
+    let again = s.lease_groups(scan, "w2", MINUTE, 4).unwrap();
+    assert_eq!(
+        (again.groups.clone(), values(&again.units)),
+        (vec!["a.example".to_string()], values(&[seed("https://api.a.example")]))
+    );
+}
