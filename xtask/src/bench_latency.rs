@@ -73,22 +73,9 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
 
     let ca = work.join("ca.pem");
     let log_path = work.join("server.log");
-    let mut server = Command::new(bin.join("fixture-server"))
-        .arg("--root")
-        .arg(&sites)
-        .args(["--tls", "--log", "--latency", &opts.latency_ms.to_string(), "--ca-out"])
-        .arg(&ca)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log_path)?)
-        .spawn()
-        .with_context(|| format!("starting {}", bin.join("fixture-server").display()))?;
+    let mut server = start_server(&bin, &sites, opts.latency_ms, &ca, &log_path)?;
     let result = (|| {
-        let mut first = String::new();
-        BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
-        let addr = |key: &str| first.split_whitespace().find_map(|p| p.strip_prefix(key)).map(str::to_string);
-        let (http, https) =
-            addr("http=").zip(addr("https=")).with_context(|| format!("fixture-server said {first:?}"))?;
-        let proxies = (http, https);
+        let proxies = server_addresses(&mut server)?;
         let mut log = Log { path: log_path.clone(), seen: 0, connections: 0 };
         let mut runs = Vec::new();
         for i in 0..opts.runs.max(1) {
@@ -103,6 +90,28 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
     let _ = server.kill();
     let _ = server.wait();
     result
+}
+
+/// Starts `fixture-server` on the laid-out `sites` behind delay proxies of `latency_ms` (TLS, request
+/// log on standard error into `log_path`, its CA written to `ca`).
+pub fn start_server(bin: &Path, sites: &Path, latency_ms: u64, ca: &Path, log_path: &Path) -> anyhow::Result<Child> {
+    Command::new(bin.join("fixture-server"))
+        .arg("--root")
+        .arg(sites)
+        .args(["--tls", "--log", "--latency", &latency_ms.to_string(), "--ca-out"])
+        .arg(ca)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(log_path)?)
+        .spawn()
+        .with_context(|| format!("starting {}", bin.join("fixture-server").display()))
+}
+
+/// The `(http, https)` addresses the server of [`start_server`] announces on its first line.
+pub fn server_addresses(server: &mut Child) -> anyhow::Result<(String, String)> {
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().context("fixture-server stdout")?).read_line(&mut first)?;
+    let addr = |key: &str| first.split_whitespace().find_map(|p| p.strip_prefix(key)).map(str::to_string);
+    addr("http=").zip(addr("https=")).with_context(|| format!("fixture-server said {first:?}"))
 }
 
 /// The defaults of `crates/cli/src/config.rs` (`impl Default for Settings`), overridden by

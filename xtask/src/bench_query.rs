@@ -102,7 +102,7 @@ fn measure(backend: &str, n: u64, release: &Path, db: &str) -> anyhow::Result<()
 }
 
 /// `url` with its database replaced by `name`.
-fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
+pub fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
     let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
     let rest =
         base.strip_prefix("postgres://").or_else(|| base.strip_prefix("postgresql://")).context("a postgres:// URL")?;

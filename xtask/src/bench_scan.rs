@@ -37,13 +37,16 @@ struct Options {
 enum Mode {
     Throughput(Options),
     Latency(crate::bench_latency::Options),
+    /// `--workers N --db URL`: a shared scan against one process ([`crate::bench_workers`]).
+    Workers(crate::bench_workers::Options),
 }
 
-const USAGE: &str = "bench-scan [--origins N] [--concurrency N] [--seconds S] | bench-scan --latency MS [--origins N] [--runs K] [-- SCAN-ARGS...]";
+const USAGE: &str = "bench-scan [--origins N] [--concurrency N] [--seconds S] | bench-scan --latency MS [--origins N] [--runs K] [-- SCAN-ARGS...] | bench-scan --workers N --db postgres://... --latency MS [--origins K] [--concurrency C]";
 
 fn options(args: &[String]) -> anyhow::Result<Mode> {
     let mut o = Options { origins: 2000, concurrency: 16, seconds: 10 };
     let (mut latency, mut runs, mut origins_given, mut throughput_only) = (None, 1, false, None);
+    let (mut workers, mut db): (Option<usize>, Option<String>) = (None, None);
     let mut scan_args = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -63,10 +66,25 @@ fn options(args: &[String]) -> anyhow::Result<Mode> {
             }
             "--latency" => latency = Some(value()?.parse::<u64>().context("--latency: milliseconds")?),
             "--runs" => runs = value()?.parse::<usize>().context("--runs: a count")?.max(1),
+            "--workers" => workers = Some(value()?.parse::<usize>().context("--workers: a count")?),
+            "--db" => db = Some(value()?.clone()),
             "--" => scan_args = it.by_ref().cloned().collect(),
             other => bail!("bench-scan: unknown argument {other:?} (usage: {USAGE})"),
         }
     }
+    if let Some(workers) = workers {
+        let db = db.context("bench-scan: --workers needs --db postgres://... (a role that may create databases)")?;
+        let latency_ms = latency.context("bench-scan: --workers needs --latency MS")?;
+        let origins = if origins_given { o.origins } else { 200 };
+        return Ok(Mode::Workers(crate::bench_workers::Options {
+            workers,
+            db,
+            latency_ms,
+            origins,
+            concurrency: o.concurrency,
+        }));
+    }
+    anyhow::ensure!(db.is_none(), "bench-scan: --db is for --workers");
     let Some(latency_ms) = latency else {
         anyhow::ensure!(scan_args.is_empty() && runs == 1, "bench-scan: --runs and SCAN-ARGS need --latency");
         return Ok(Mode::Throughput(o));
@@ -83,6 +101,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let opts = match options(args)? {
         Mode::Throughput(o) => o,
         Mode::Latency(o) => return crate::bench_latency::run(&o),
+        Mode::Workers(o) => return crate::bench_workers::run(&o),
     };
     ensure_wrk()?;
     cargo(&["build", "--release", "-p", "wellknown", "-p", "wellknown-tests", "--bins"])?;

@@ -22,6 +22,7 @@ mod bench_latency;
 mod bench_parse;
 mod bench_query;
 mod bench_scan;
+mod bench_workers;
 mod demo;
 mod diagnostics;
 mod dist;
@@ -42,6 +43,9 @@ const USAGE: &str = "usage: cargo xtask <task>
   bench-scan [--origins N] [--latency MS [--runs K] [-- SCAN-ARGS...]]
                                       the scan benchmark with peak RSS (minutes; not part of the tests;
                                       docs/benchmarks/scan.md)
+  bench-scan --workers N --db postgres://URL --latency MS [--origins K] [--concurrency C]
+                                      a shared scan by N workers against one, and the lease rate
+                                      (docs/benchmarks.md)
   bench-parse [--runs N] [--bin BIN] [--against BIN]
                                       the whole `parse sitemap` command on a generated 10 MB sitemap
                                       (docs/benchmarks.md)

@@ -65,6 +65,10 @@ pub struct ScanConfig {
     /// Feedback depth (`--depth`): hosts, origins and issuers revealed by documents are scanned in
     /// the same run when at most this many hops from the targets (targets are depth 0).
     pub depth: u32,
+    /// A revealed unit this run would queue (in scope, within `depth`, within the revealed budgets)
+    /// is recorded `queued` and left to another process instead of run here: a worker of a shared
+    /// scan (`wellknown work`) records it in the store's table for whichever worker leases it.
+    pub defer_revealed: bool,
     /// Try revealed names that do not resolve as virtual hosts of the origin that revealed them.
     pub vhosts: bool,
     /// `--obey-robots`: the robots.txt rules for the scanner's own token, applied to every request
@@ -84,6 +88,7 @@ impl std::fmt::Debug for ScanConfig {
             .field("max_candidates_per_unit", &self.max_candidates_per_unit)
             .field("max_revealed_per_document", &self.max_revealed_per_document)
             .field("max_revealed_per_unit", &self.max_revealed_per_unit)
+            .field("defer_revealed", &self.defer_revealed)
             .field("max_vhost_tries_per_origin", &self.max_vhost_tries_per_origin)
             .field("catch_all_check", &self.catch_all_check)
             .field("retry_rate_limited", &self.retry_rate_limited)
@@ -115,6 +120,7 @@ impl Default for ScanConfig {
             max_candidates_per_unit: 200_000,
             max_revealed_per_document: 100,
             max_revealed_per_unit: 1_000,
+            defer_revealed: false,
             max_vhost_tries_per_origin: 20,
             catch_all_check: true,
             retry_rate_limited: false,

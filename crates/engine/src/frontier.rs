@@ -112,7 +112,7 @@ impl Engine {
                     };
                     decided.map(|(known, action)| {
                         f.known.insert(key, known);
-                        if action == InventoryAction::Queued {
+                        if action == InventoryAction::Queued && !self.config.defer_revealed {
                             f.push(unit.clone());
                         }
                         action
@@ -144,7 +144,7 @@ impl Engine {
                 action,
             };
             let _ = out.send(Record::Inventory(rec)).await;
-            if action == InventoryAction::Queued {
+            if action == InventoryAction::Queued && !self.config.defer_revealed {
                 self.progress.known(1, true);
                 shared.wake.notify_one();
             }

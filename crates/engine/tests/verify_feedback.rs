@@ -881,3 +881,43 @@ async fn only_the_origin_that_failed_is_skipped_and_only_within_its_unit() {
     });
     assert_eq!(reachable, Some(true));
 }
+
+/// A worker of a shared scan (`defer_revealed`) applies the revealed budgets as one process does,
+/// but runs none of the units it would queue: they are recorded `queued` for another process.
+#[tokio::test]
+async fn deferred_revealed_units_keep_their_budgets_and_are_not_run_here() {
+    let mut net = FakeNet::default();
+    net.pages.insert(
+        "https://a.example/decl.txt".into(),
+        page(200, "host b.a.example\nhost c.a.example\nhost d.a.example\n"),
+    );
+    let net = Arc::new(net);
+    let cfg = ScanConfig {
+        depth: 1,
+        verify: false,
+        vhosts: false,
+        max_revealed_per_document: 1,
+        defer_revealed: true,
+        ..config(&["a.example"])
+    };
+    let records = run(Arc::clone(&net), &["a.example"], cfg).await;
+    assert_eq!(
+        inventory_actions(&records),
+        [
+            ("https://b.a.example".to_string(), "queued"),
+            ("https://c.a.example".to_string(), "over_budget"),
+            ("https://d.a.example".to_string(), "over_budget")
+        ]
+    );
+    for host in ["b.a.example", "c.a.example", "d.a.example"] {
+        assert_eq!(requests_to(&net, host), 0, "{host} is left to another process: {:?}", net.requested());
+    }
+    let units: Vec<String> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Origin(o) => Some(o.origin.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(units, ["https://a.example"], "only the target ran here");
+}

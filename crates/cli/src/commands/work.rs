@@ -24,7 +24,7 @@ use wellknown_core::{Origin, Timestamp};
 use wellknown_engine::{Engine, Revealed, RunPlan, SystemClock};
 use wellknown_records::{Record, Unit};
 use wellknown_store::ingest::{seed_rows, writes_for};
-use wellknown_store::{ScanId, ScanRow, Store, UnitState, Write};
+use wellknown_store::{ScanId, ScanRow, Store, Write};
 use wellknown_store_postgres::PostgresStore;
 use wellknown_store_postgres::work::Leased;
 
@@ -284,9 +284,10 @@ impl Round<'_> {
         let stored: StoredPlan =
             serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
         let mut config = stored.config(self.settings)?;
-        // Revealed units are recorded (`beyond_depth` for the engine), not run here: they go to the
-        // shared table as `pending` below, and whichever worker leases their group runs them.
-        config.depth = 0;
+        // Revealed units are recorded, not run here: the ones the plan's depth and the revealed
+        // budgets let in go to the shared table as `pending` (inventory action `queued`), and
+        // whichever worker leases their group runs them.
+        config.defer_revealed = true;
         let transport = HttpTransport::from_settings(self.settings, &config.scope)?;
         let engine = Arc::new(Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?);
         let (tx, mut rx) = mpsc::channel::<Record>(1024);
@@ -303,7 +304,7 @@ impl Round<'_> {
             if matches!(rec, Record::Summary(_)) {
                 continue;
             }
-            batch.extend(writes_for(&rec).into_iter().map(|w| shared(w, stored.depth)));
+            batch.extend(writes_for(&rec));
             n += 1;
             let res = serde_json::to_writer(&mut *out, &rec)
                 .map_err(std::io::Error::from)
@@ -352,17 +353,5 @@ impl Round<'_> {
             }
         }
         Ok(plan)
-    }
-}
-
-/// A write of a worker: a unit the engine recorded `beyond_depth` only because workers run with
-/// depth 0 is `pending` when the plan's `depth` reaches it and it is in scope.
-fn shared(w: Write, depth: u32) -> Write {
-    match w {
-        Write::Unit(mut u) if u.state == UnitState::BeyondDepth && u.in_scope && u.depth <= depth => {
-            u.state = UnitState::Pending;
-            Write::Unit(u)
-        }
-        w => w,
     }
 }
