@@ -50,10 +50,10 @@ pub(crate) fn write(page: &mut Page, out: &mut dyn Write) -> io::Result<PageStat
     let nonce = nonce();
     let mut rest = TEMPLATE;
     while let Some(i) = rest.find("@@") {
-        w.write_all(rest[..i].as_bytes())?;
+        w.write_all(&rest.as_bytes()[..i])?;
         let after = &rest[i + 2..];
         let Some(j) = after.find("@@") else {
-            w.write_all(rest[i..].as_bytes())?;
+            w.write_all(&rest.as_bytes()[i..])?;
             rest = "";
             break;
         };

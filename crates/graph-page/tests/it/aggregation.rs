@@ -14,7 +14,12 @@ fn graph(urls: usize) -> Vec<Value> {
     r.push(candidate("path", "/private", true, None));
     r.push(candidate("sitemap", SITEMAP, true, Some("alive")));
     for i in 0..urls {
-        r.push(candidate("url", &format!("https://a.test/p/{i}"), i % 2 == 0, (i % 3 == 0).then_some("gone")));
+        r.push(candidate(
+            "url",
+            &format!("https://a.test/p/{i}"),
+            i.is_multiple_of(2),
+            i.is_multiple_of(3).then_some("gone"),
+        ));
     }
     r.push(relation(ROBOTS, "robots_disallow", "path", "/private", 3, 1));
     r.push(relation(ROBOTS, "robots_sitemap", "sitemap", SITEMAP, 4, 1));

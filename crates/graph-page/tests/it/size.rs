@@ -42,7 +42,7 @@ fn a_scan_of_2000_origins_stays_under_the_budget() {
             1,
             1,
         ));
-        if o % 10 == 0 {
+        if o.is_multiple_of(10) {
             let oidc = format!("{base}/.well-known/openid-configuration");
             push(relation(&oidc, "issuer", "issuer", &base, 1, 1));
             for e in ["authorization", "token", "userinfo", "jwks"] {
@@ -69,7 +69,7 @@ fn docs(base: &str, o: usize) -> Vec<(String, ())> {
         (format!("{base}/sitemap.xml"), ()),
         (format!("{base}/.well-known/security.txt"), ()),
     ];
-    if o % 10 == 0 {
+    if o.is_multiple_of(10) {
         v.push((format!("{base}/.well-known/openid-configuration"), ()));
     }
     v
