@@ -6,7 +6,9 @@
 (function () {
   'use strict';
 
+  var timings = { start: performance.now() };
   var data = JSON.parse(document.getElementById('wellknown-data').textContent);
+  timings.parsed = performance.now();
   var meta = data.meta;
 
   var KIND_COLOURS = {
@@ -140,6 +142,7 @@
     layout: { name: 'preset' }
   });
 
+  timings.drawn = performance.now();
   var ready = false;
   // Small graphs: cytoscape's force-directed cose over everything. Large ones: one cluster per
   // origin (the origin, its documents, what they declare; a node declared by several origins sits
@@ -196,7 +199,7 @@
       cy.batch(clusterLayout);
       done();
     }
-    function done() { cy.fit(undefined, 20); ready = true; document.body.setAttribute('data-ready', 'true'); }
+    function done() { timings.laidOut = performance.now(); cy.fit(undefined, 20); ready = true; document.body.setAttribute('data-ready', 'true'); }
   }
 
   // ---- panel -----------------------------------------------------------------------------------
@@ -532,6 +535,8 @@
   // For tests and the curious: counts, lookups and positions on the page.
   window.wellknownGraph = {
     isReady: function () { return ready; },
+    // Milliseconds since navigation: script start, data parsed, elements made, layout done.
+    timings: function () { return timings; },
     nodeCount: function () { return cy.nodes().length; },
     edgeCount: function () { return cy.edges().length; },
     nodeId: function (kind, value) { return byKey[kind + '\u0000' + value] || null; },
