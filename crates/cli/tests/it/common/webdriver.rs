@@ -115,7 +115,7 @@ impl Browser {
             return None;
         }
         let port = free_port();
-        let driver = Command::new(CHROMEDRIVER)
+        let mut driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -123,7 +123,11 @@ impl Browser {
             .expect("start chromedriver");
         let deadline = Instant::now() + Duration::from_secs(60);
         while call(port, "GET", "/status", None).map(|v| v["ready"] == true) != Ok(true) {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
+            if Instant::now() > deadline {
+                let _ = driver.kill();
+                let _ = driver.wait();
+                panic!("chromedriver did not start");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = tempfile::tempdir().unwrap();
