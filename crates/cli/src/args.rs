@@ -35,7 +35,8 @@ pub enum Command {
     Diff(DiffArgs),
     /// Candidate values from the store, one per line (or JSON Lines), to pipe into other tools.
     Candidates(CandidatesArgs),
-    /// The whole graph with its evidence, for Graphviz (dot), Gephi (graphml) or a notebook (jsonl).
+    /// The whole graph with its evidence, for Graphviz (dot), Gephi (graphml), a notebook (jsonl) or a
+    /// browser (html).
     Graph(GraphArgs),
     /// Run the units of the shared scans of a PostgreSQL store (`scan --db postgres://… --workers-only`
     /// records one) with the stored plan and this machine's network settings, until none is left;
@@ -351,7 +352,9 @@ pub struct CandidatesArgs {
 /// `wellknown graph`.
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// Output: `dot`, `graphml` or `jsonl`.
+    /// Output: `dot`, `graphml`, `jsonl` or `html` (one self-contained page to look at: the graph
+    /// drawn with its evidence, nothing fetched when opened; large groups collapsed, its caps said on
+    /// standard error).
     #[arg(long, value_name = "FORMAT", default_value = "jsonl")]
     pub format: String,
     /// Only the relations seen in scan SCAN_ID, with that scan's evidence (and the scan's record

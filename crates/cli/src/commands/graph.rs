@@ -1,11 +1,12 @@
-//! `wellknown graph --format dot|graphml|jsonl [--scan ID] [--kind K] [--in-scope]`: the graph
+//! `wellknown graph --format dot|graphml|jsonl|html [--scan ID] [--kind K] [--in-scope]`: the graph
 //! with its evidence, streamed out of the store.
 
 use wellknown_core::{CandidateKind, Timestamp};
-use wellknown_store::export::{ExportError, Format, write};
+use wellknown_store::export::{ExportError, Exported, Format, write};
 use wellknown_store::query::graph::GraphFilter;
 
 use crate::args::GraphArgs;
+use crate::commands::graph_page as page;
 use crate::exit;
 use crate::{config, output, store_open};
 
@@ -26,8 +27,10 @@ fn filter(args: &GraphArgs) -> Result<GraphFilter, String> {
 /// ends). Exit 0 when it has nodes, 1 when it is empty, 2 on error (no store, unknown scan or
 /// kind).
 pub fn run(args: &GraphArgs) -> Result<i32, String> {
+    let html = args.format == "html";
     let format = Format::parse(&args.format)
-        .ok_or_else(|| format!("--format {:?}: expected dot, graphml or jsonl", args.format))?;
+        .or(html.then_some(Format::Jsonl))
+        .ok_or_else(|| format!("--format {:?}: expected dot, graphml, jsonl or html", args.format))?;
     let filter = filter(args)?;
     let path = config::store_path(&args.store)?;
     // Checked before the store is read and before the output is created: `-o wellknown.db` is
@@ -41,7 +44,13 @@ pub fn run(args: &GraphArgs) -> Result<i32, String> {
         }
     }
     let mut out = output::open_output(args.output.as_deref(), "--output")?;
-    let written = match write(&mut *store, &filter, format, Timestamp::now(), &mut out) {
+    let now = Timestamp::now();
+    let res: Result<Exported, ExportError> = if html {
+        page::write(&mut *store, &filter, now, &mut out)
+    } else {
+        write(&mut *store, &filter, format, now, &mut out)
+    };
+    let written = match res {
         Ok(w) => w,
         Err(ExportError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::FOUND),
         Err(ExportError::Io(e)) => return Err(format!("writing the graph: {e}")),

@@ -3,6 +3,7 @@
 pub mod candidates;
 pub mod diff;
 pub mod graph;
+pub mod graph_page;
 pub mod parse;
 pub mod plugins;
 pub mod robots;

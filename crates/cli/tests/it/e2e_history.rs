@@ -105,7 +105,7 @@ fn read_commands_need_a_store() {
     }
     assert!(!dir.path().join("wellknown.db").exists(), "reading creates no store");
     let out = wellknown_in(dir.path(), &["graph", "--format", "svg", "--db", "x.db"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("expected dot, graphml or jsonl"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected dot, graphml, jsonl or html"));
 }
 
 #[test]

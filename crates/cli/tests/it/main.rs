@@ -11,6 +11,7 @@ mod common;
 mod e2e_app_association;
 mod e2e_exit;
 mod e2e_failures;
+mod e2e_graph_page;
 mod e2e_history;
 mod e2e_hostile_budgets;
 mod e2e_hostile_peers;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
