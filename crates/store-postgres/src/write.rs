@@ -124,7 +124,10 @@ fn apply_in(tx: &mut Transaction<'_>, scan: ScanId, writes: &[Write]) -> Result<
     vhosts(tx, scan, writes)
 }
 
-/// Upserts units, folded by key in batch order.
+/// Upserts units, folded by key in batch order. A unit's state only moves forward: `done` stays
+/// done, and a `pending` unit stays pending until it is done (a worker that did not know another
+/// worker had queued it may record it again `beyond_depth` or `over_budget`, from a deeper or a
+/// spent revealer); recorded states become `pending` when a revealer queues the unit.
 fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result<(), Failure> {
     if rows.is_empty() {
         return Ok(());
@@ -135,7 +138,8 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
         match at.get(&(u.kind.as_str(), u.value.as_str())) {
             Some(&i) => {
                 let f = &mut folded[i];
-                if f.state != UnitState::Done {
+                let stays = f.state == UnitState::Done || (f.state == UnitState::Pending && u.state != UnitState::Done);
+                if !stays {
                     f.state = u.state;
                 }
                 f.depth = f.depth.min(u.depth);
@@ -194,7 +198,9 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
               WITH ORDINALITY AS u(kind, value, depth, revealed_by, state, in_scope, grp, ord)
          ORDER BY u.ord
          ON CONFLICT (scan_id, kind, value) DO UPDATE SET
-           state = CASE WHEN units.state = 'done' THEN 'done' ELSE excluded.state END,
+           state = CASE WHEN units.state = 'done' THEN 'done'
+                        WHEN units.state = 'pending' AND excluded.state <> 'done' THEN 'pending'
+                        ELSE excluded.state END,
            depth = LEAST(units.depth, excluded.depth),
            revealed_by = COALESCE(units.revealed_by, excluded.revealed_by),
            in_scope = excluded.in_scope,

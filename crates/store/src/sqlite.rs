@@ -291,7 +291,9 @@ fn apply(tx: &Transaction<'_>, cache: &mut IdCache, scan: ScanId, w: &Write) -> 
                 "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT (scan_id, kind, value) DO UPDATE SET
-                   state = CASE WHEN units.state = 'done' THEN 'done' ELSE excluded.state END,
+                   state = CASE WHEN units.state = 'done' THEN 'done'
+                                WHEN units.state = 'pending' AND excluded.state <> 'done' THEN 'pending'
+                                ELSE excluded.state END,
                    depth = MIN(units.depth, excluded.depth),
                    revealed_by = COALESCE(units.revealed_by, excluded.revealed_by),
                    in_scope = excluded.in_scope",

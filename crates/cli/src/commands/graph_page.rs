@@ -23,8 +23,7 @@ pub fn write(
 ) -> Result<Exported, ExportError> {
     let options = PageOptions { generated_at: now.to_string(), ..PageOptions::default() };
     let mut page = Page::new(options.clone());
-    let exported =
-        export::records(store, filter, now, &mut |record| page.push(record).map_err(io::Error::other))?;
+    let exported = export::records(store, filter, now, &mut |record| page.push(record).map_err(io::Error::other))?;
     let stats = page.finish(out).map_err(ExportError::Io)?;
     crate::note!(
         "wellknown: graph page: {} nodes and {} edges drawn for {} nodes and {} relations, {} bytes",

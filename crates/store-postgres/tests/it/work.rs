@@ -159,3 +159,21 @@ fn a_unit_revealed_into_a_released_group_opens_it_again() {
         (vec!["a.example".to_string()], values(&[seed("https://api.a.example")]))
     );
 }
+
+/// A unit queued by one worker stays pending when another worker, which did not know it, records it
+/// again deeper than the plan's depth or past its revealed budget: it is still run.
+#[test]
+fn a_pending_unit_recorded_again_by_another_worker_stays_pending() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let queued = UnitRow { revealed_by: Some("https://a.example".into()), depth: 1, ..seed("https://b.example") };
+    s.write(scan, &[Write::Unit(queued.clone())]).unwrap();
+    for state in [UnitState::BeyondDepth, UnitState::OverBudget] {
+        let again = UnitRow { state, depth: 2, revealed_by: Some("https://c.example".into()), ..queued.clone() };
+        s.write(scan, &[Write::Unit(again)]).unwrap();
+    }
+    let b = s.units(scan).unwrap().into_iter().find(|u| u.value == "https://b.example").unwrap();
+    assert_eq!((b.state, b.depth), (UnitState::Pending, 1));
+}
