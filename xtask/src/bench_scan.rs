@@ -151,6 +151,18 @@ fn ensure_wrk() -> anyhow::Result<()> {
 
 /// `work/sites/oNNNN.bench.test` -> a real-world fixture site, round robin. Returns `work/sites`.
 pub fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf> {
+    lay_out_named(fixtures, work, n, |i| format!("o{i:04}.bench.test"))
+}
+
+/// [`lay_out`] with origin `i` named `host(i)`: the shared-scan benchmark names each origin under a
+/// registrable domain of its own (`o0000-bench.test`), as a list of real sites would be, since
+/// workers lease whole registrable domains.
+pub fn lay_out_named(
+    fixtures: &Path,
+    work: &Path,
+    n: usize,
+    host: impl Fn(usize) -> String,
+) -> anyhow::Result<PathBuf> {
     let mut real: Vec<PathBuf> = std::fs::read_dir(fixtures)?
         .flatten()
         .map(|e| e.path())
@@ -171,7 +183,7 @@ pub fn lay_out(fixtures: &Path, work: &Path, n: usize) -> anyhow::Result<PathBuf
     std::fs::create_dir_all(&sites)?;
     let mut list = String::new();
     for i in 0..n {
-        let host = format!("o{i:04}.bench.test");
+        let host = host(i);
         std::os::unix::fs::symlink(&real[i % real.len()], sites.join(&host))?;
         list.push_str(&format!("https://{host}\n"));
     }

@@ -2,7 +2,9 @@
 //! what sharing a scan costs (docs/benchmarks.md, "Many workers, one database").
 //!
 //! 1. Builds the release binaries and the `lease_rate` example; lays out K fixture origins (default
-//!    200) and serves them behind delay proxies of MS milliseconds, as the latency benchmark does.
+//!    200), each under a registrable domain of its own (`o0000-bench.test`: workers lease whole
+//!    registrable domains, and `o0000.bench.test` would be one), and serves them behind delay
+//!    proxies of MS milliseconds, as the latency benchmark does.
 //! 2. Scans them with one process into SQLite at concurrency C (default 16): the reference.
 //! 3. Records the same scan in a fresh PostgreSQL database (`scan --workers-only`) and runs it with
 //!    one `wellknown work` at concurrency C, then again (another fresh database) with N workers at
@@ -23,7 +25,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::bench_latency::{server_addresses, start_server, watch};
-use crate::bench_scan::lay_out;
+use crate::bench_scan::lay_out_named;
 use crate::{cargo, workspace_root};
 
 /// What `--workers` runs.
@@ -53,7 +55,10 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
     let target = crate::dist::target_dir(&root);
     let bin = target.join("release");
     let work = target.join("bench-workers");
-    let sites = lay_out(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins)?;
+    // Each origin under a registrable domain of its own: workers lease whole registrable domains.
+    let sites = lay_out_named(&root.join("tests").join("fixtures").join("sites"), &work, opts.origins, |i| {
+        format!("o{i:04}-bench.test")
+    })?;
     let (ca, log) = (work.join("ca.pem"), work.join("server.log"));
     let mut server = start_server(&bin, &sites, opts.latency_ms, &ca, &log)?;
     let result = (|| {

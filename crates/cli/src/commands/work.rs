@@ -15,13 +15,14 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 use wellknown_core::{Origin, Timestamp};
-use wellknown_engine::{Engine, Revealed, RunPlan, SystemClock};
+use wellknown_engine::{Engine, RunPlan, SystemClock};
 use wellknown_records::{Record, Unit};
 use wellknown_store::ingest::{seed_rows, writes_for};
 use wellknown_store::{ScanId, ScanRow, Store, Write};
@@ -38,6 +39,9 @@ use crate::{exit, output, scan_lease};
 
 /// How long a worker's group leases hold without a heartbeat.
 const TTL: Duration = scan_lease::TTL;
+
+/// How often a worker looks for leases of dead processes of its host.
+const EXPIRE_EVERY: Duration = Duration::from_secs(5);
 
 /// Records per transaction at most (as the scan's writer).
 const MAX_BATCH: usize = crate::store_sink::MAX_BATCH;
@@ -139,16 +143,17 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     ];
     if let Some((flag, _)) = plan_flags.iter().find(|(_, given)| *given) {
         return Err(format!(
-            "work takes no {flag}: what to scan (scope, probes, depth, verification) is the stored plan of each scan,              set by the `wellknown scan --workers-only` that recorded it"
+            "work takes no {flag}: what to scan (scope, probes, depth, verification) is the stored plan of each scan, \
+             set by the `wellknown scan --workers-only` that recorded it"
         ));
     }
     crate::alloc::tune_for_scan();
     let settings = config::load(args)?;
     config::validate(&settings, args)?;
     let db = settings.db.clone().unwrap_or_else(|| config::DEFAULT_DB.into());
-    let mut store = shared_store(&db, "work")?;
+    let store = shared_store(&db, "work")?;
     let holder = scan_lease::this_process(Timestamp::now()).holder;
-    let mut out = output::open_output(settings.output.as_deref(), &config::source(args, "output"))?;
+    let out = output::open_output(settings.output.as_deref(), &config::source(args, "output"))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -172,69 +177,173 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let write_store = shared_store(&db, "work")?;
     let write_holder = holder.clone();
     let write_thread = std::thread::spawn(move || writer(write_store, write_holder, job_rx));
-    let ctx = Round { settings: &settings, jobs: &jobs, db: &db };
-    let (mut units, mut rounds) = (0usize, 0usize);
-    let result = loop {
-        if *stop_rx.borrow() {
-            break Ok(exit::INTERRUPTED);
+    let ctx = Arc::new(Slots {
+        settings: settings.clone(),
+        jobs,
+        db: db.clone(),
+        holder,
+        store: Mutex::new(store),
+        out: Mutex::new(out),
+        active: AtomicUsize::new(0),
+        expired_at: Mutex::new(None),
+        units: AtomicUsize::new(0),
+        groups: AtomicUsize::new(0),
+    });
+    // One slot per `--concurrency`: each leases one group, runs it, releases it and asks again, so
+    // a slow group holds one slot, never the others.
+    let result = rt.block_on(async {
+        let mut slots = tokio::task::JoinSet::new();
+        for _ in 0..settings.concurrency.max(1) {
+            slots.spawn(Arc::clone(&ctx).slot(stop_rx.clone()));
         }
+        let mut end: Result<i32, String> = Ok(exit::FOUND);
+        while let Some(joined) = slots.join_next().await {
+            match joined {
+                Ok(Ok(code)) if code == exit::INTERRUPTED => {
+                    if end.is_ok() {
+                        end = Ok(code);
+                    }
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    if end.is_ok() {
+                        end = Err(e);
+                    }
+                    slots.abort_all();
+                }
+                Err(e) if e.is_cancelled() => {}
+                Err(e) => {
+                    if end.is_ok() {
+                        end = Err(format!("a worker slot failed: {e}"));
+                    }
+                }
+            }
+        }
+        end
+    });
+    let (units, groups) = (ctx.units.load(Ordering::Relaxed), ctx.groups.load(Ordering::Relaxed));
+    let Ok(ctx) = Arc::try_unwrap(ctx) else {
+        return Err("a worker slot outlived the run".into());
+    };
+    let Slots { jobs, out, .. } = ctx;
+    drop(jobs);
+    let written = write_thread.join().map_err(|_| "store writer panicked".to_string())?;
+    let _ = beat_stop.send(());
+    let _ = beat.join();
+    let _ = out.into_inner().map(|mut o| o.flush());
+    written?;
+    let code = result?;
+    if !settings.quiet {
+        crate::note!("wellknown work: {units} unit(s) run in {groups} group(s) for {}", shown(&db));
+    }
+    Ok(code)
+}
+
+/// What the slots of one worker share.
+struct Slots {
+    settings: Settings,
+    jobs: SyncSender<Job>,
+    db: std::path::PathBuf,
+    holder: String,
+    /// The connection that leases and finishes (one statement at a time).
+    store: Mutex<PostgresStore>,
+    out: Mutex<Box<dyn std::io::Write + Send>>,
+    /// Slots leasing or running a group.
+    active: AtomicUsize,
+    /// When dead local holders' leases were last ended.
+    expired_at: Mutex<Option<std::time::Instant>>,
+    units: AtomicUsize,
+    groups: AtomicUsize,
+}
+
+impl Slots {
+    /// One slot: leases one group at a time until nothing is left anywhere (0) or `stop` (130).
+    async fn slot(self: Arc<Self>, stop: tokio::sync::watch::Receiver<bool>) -> Result<i32, String> {
+        loop {
+            if *stop.borrow() {
+                return Ok(exit::INTERRUPTED);
+            }
+            self.active.fetch_add(1, Ordering::SeqCst);
+            let me = Arc::clone(&self);
+            let got =
+                tokio::task::spawn_blocking(move || me.lease_one()).await.map_err(|e| format!("leasing: {e}"))??;
+            match got {
+                Some((row, leased)) => {
+                    self.groups.fetch_add(leased.groups.len(), Ordering::Relaxed);
+                    self.units.fetch_add(leased.units.len(), Ordering::Relaxed);
+                    let plan = plan(&leased)?;
+                    let res = self.run_group(&row, leased, plan, stop.clone()).await;
+                    self.active.fetch_sub(1, Ordering::SeqCst);
+                    res?;
+                }
+                None => {
+                    // Nothing to lease: when no slot of this worker is busy either, finish what can
+                    // be finished and stop if nothing is left; else wait (another slot or worker
+                    // may reveal more units, or die and leave its groups).
+                    if self.active.fetch_sub(1, Ordering::SeqCst) == 1 {
+                        let me = Arc::clone(&self);
+                        let left = tokio::task::spawn_blocking(move || me.finish_all())
+                            .await
+                            .map_err(|e| format!("finishing: {e}"))??;
+                        if !left {
+                            return Ok(exit::FOUND);
+                        }
+                    } else if self.nothing_left_anywhere().await? {
+                        return Ok(exit::FOUND);
+                    }
+                    let mut stop = stop.clone();
+                    let _ = tokio::time::timeout(Duration::from_millis(500), stop.changed()).await;
+                }
+            }
+        }
+    }
+
+    /// Whether every scan of the store is finished (another slot saw it and finished them).
+    async fn nothing_left_anywhere(self: &Arc<Self>) -> Result<bool, String> {
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut store = me.store.lock().map_err(|_| "the lease connection is poisoned".to_string())?;
+            let scans = store.scans().map_err(|e| store_open::scan_error(&me.db, &e))?;
+            Ok(scans.iter().all(|s| s.finished_at.is_some()))
+        })
+        .await
+        .map_err(|e| format!("reading scans: {e}"))?
+    }
+
+    /// Leases one group of any unfinished scan (after ending the leases of dead local holders).
+    fn lease_one(&self) -> Result<Option<(ScanRow, Leased)>, String> {
+        let mut store = self.store.lock().map_err(|_| "the lease connection is poisoned".to_string())?;
+        // Dead local holders are looked for at most every few seconds (it reads every scan's
+        // progress), not at every lease of every slot.
+        let due = self.expired_at.lock().map(|t| t.is_none_or(|t| t.elapsed() >= EXPIRE_EVERY)).unwrap_or(true);
         let mut step = || -> Result<Option<(ScanRow, Leased)>, wellknown_store::StoreError> {
-            expire_dead_holders(&mut store)?;
+            if due {
+                expire_dead_holders(&mut store)?;
+                if let Ok(mut t) = self.expired_at.lock() {
+                    *t = Some(std::time::Instant::now());
+                }
+            }
             for row in store.scans()?.into_iter().filter(|s| s.finished_at.is_none()) {
-                let leased = store.lease_groups(row.id, &holder, TTL, settings.concurrency)?;
+                let leased = store.lease_groups(row.id, &self.holder, TTL, 1)?;
                 if !leased.groups.is_empty() {
                     return Ok(Some((row, leased)));
                 }
             }
             Ok(None)
         };
-        match step().map_err(|e| store_open::scan_error(&db, &e)) {
-            Err(e) => break Err(e),
-            Ok(Some((row, leased))) => {
-                rounds += 1;
-                units += leased.units.len();
-                let run = ctx
-                    .plan(&row, &leased)
-                    .and_then(|plan| rt.block_on(ctx.run(&row, leased, plan, &mut out, stop_rx.clone())));
-                if let Err(e) = run {
-                    break Err(e);
-                }
-            }
-            Ok(None) => {
-                let mut left = false;
-                match store.scans() {
-                    Err(e) => break Err(store_open::scan_error(&db, &e)),
-                    Ok(scans) => {
-                        for s in scans.iter().filter(|s| s.finished_at.is_none()) {
-                            match store.finish_if_complete(s.id) {
-                                Ok(finished) => left |= !finished,
-                                Err(e) => return Err(store_open::scan_error(&db, &e)),
-                            }
-                        }
-                    }
-                }
-                if !left {
-                    break Ok(exit::FOUND);
-                }
-                // Other workers hold the rest: they may reveal more units, or die and leave theirs.
-                let mut stop = stop_rx.clone();
-                rt.block_on(async {
-                    let _ = tokio::time::timeout(Duration::from_millis(500), stop.changed()).await;
-                });
-            }
-        }
-    };
-    drop(jobs);
-    let written = write_thread.join().map_err(|_| "store writer panicked".to_string())?;
-    let _ = beat_stop.send(());
-    let _ = beat.join();
-    let _ = out.flush();
-    written?;
-    let code = result?;
-    if !settings.quiet {
-        crate::note!("wellknown work: {units} unit(s) run in {rounds} round(s) for {}", shown(&db));
+        step().map_err(|e| store_open::scan_error(&self.db, &e))
     }
-    Ok(code)
+
+    /// Finishes every unfinished scan with nothing left; true when some scan is still going.
+    fn finish_all(&self) -> Result<bool, String> {
+        let mut store = self.store.lock().map_err(|_| "the lease connection is poisoned".to_string())?;
+        let mut left = false;
+        let scans = store.scans().map_err(|e| store_open::scan_error(&self.db, &e))?;
+        for s in scans.iter().filter(|s| s.finished_at.is_none()) {
+            left |= !store.finish_if_complete(s.id).map_err(|e| store_open::scan_error(&self.db, &e))?;
+        }
+        Ok(left)
+    }
 }
 
 /// Leases held by processes of this host that are gone (Linux: no `/proc/<pid>`) expire now, so
@@ -262,33 +371,26 @@ fn expire_dead_holders(store: &mut PostgresStore) -> Result<(), wellknown_store:
 }
 
 /// What every round of one worker shares.
-struct Round<'a> {
-    settings: &'a Settings,
-    jobs: &'a SyncSender<Job>,
-    db: &'a Path,
-}
-
-impl Round<'_> {
+impl Slots {
     /// Runs the `leased` units of scan `row` with its stored plan; writes their records (a revealed
     /// unit within the plan's depth and in scope is stored `pending`, for any worker) and their
     /// JSON Lines (no summary: the scan's is written by whoever finishes it); then releases the
     /// groups.
-    async fn run(
+    async fn run_group(
         &self,
         row: &ScanRow,
         leased: Leased,
         plan: RunPlan,
-        out: &mut Box<dyn std::io::Write + Send>,
         mut stop: tokio::sync::watch::Receiver<bool>,
     ) -> Result<(), String> {
         let stored: StoredPlan =
             serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
-        let mut config = stored.config(self.settings)?;
+        let mut config = stored.config(&self.settings)?;
         // Revealed units are recorded, not run here: the ones the plan's depth and the revealed
         // budgets let in go to the shared table as `pending` (inventory action `queued`), and
         // whichever worker leases their group runs them.
         config.defer_revealed = true;
-        let transport = HttpTransport::from_settings(self.settings, &config.scope)?;
+        let transport = HttpTransport::from_settings(&self.settings, &config.scope)?;
         let engine = Arc::new(Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?);
         let (tx, mut rx) = mpsc::channel::<Record>(1024);
         let task = tokio::spawn(async move {
@@ -306,9 +408,11 @@ impl Round<'_> {
             }
             batch.extend(writes_for(&rec));
             n += 1;
-            let res = serde_json::to_writer(&mut *out, &rec)
-                .map_err(std::io::Error::from)
-                .and_then(|()| out.write_all(b"\n"));
+            let line = serde_json::to_string(&rec).map_err(|e| format!("writing the output: {e}"))?;
+            let res = match self.out.lock() {
+                Ok(mut out) => out.write_all(line.as_bytes()).and_then(|()| out.write_all(b"\n")),
+                Err(_) => return Err("the output is poisoned".into()),
+            };
             if let Err(e) = res {
                 return Err(format!("writing the output: {e}"));
             }
@@ -321,7 +425,9 @@ impl Round<'_> {
             self.send(Job::Write(row.id, batch))?;
         }
         let _ = task.await;
-        let _ = out.flush();
+        if let Ok(mut out) = self.out.lock() {
+            let _ = out.flush();
+        }
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         self.send(Job::Release(row.id, leased.groups, done_tx))?;
         tokio::task::spawn_blocking(move || done_rx.recv().unwrap_or_else(|_| Err("store writer stopped".into())))
@@ -329,29 +435,21 @@ impl Round<'_> {
             .map_err(|e| format!("store writer: {e}"))?
     }
 
+    /// Hands `job` to the writer thread (which may make it wait: the runtime is told).
     fn send(&self, job: Job) -> Result<(), String> {
-        self.jobs.send(job).map_err(|_| format!("the store writer for {} stopped", shown(self.db)))
+        tokio::task::block_in_place(|| self.jobs.send(job))
+            .map_err(|_| format!("the store writer for {} stopped", shown(&self.db)))
     }
+}
 
-    /// The run plan: the leased units as seeds; every other unit of the scan known (never queued).
-    /// Outside the runtime (the driver blocks).
-    fn plan(&self, row: &ScanRow, leased: &Leased) -> Result<RunPlan, String> {
-        let mut store = shared_store(self.db, "work")?;
-        let units = store.units(row.id).map_err(|e| store_open::scan_error(self.db, &e))?;
-        let mine: std::collections::HashSet<(wellknown_records::UnitKind, &str)> =
-            leased.units.iter().map(|u| (u.kind, u.value.as_str())).collect();
-        let mut plan = RunPlan::default();
-        for u in &units {
-            let kind = u.kind;
-            if let Some(by) = &u.revealed_by {
-                plan.revealed.push(Revealed { kind, value: u.value.clone(), revealed_by: by.clone() });
-            }
-            if mine.contains(&(u.kind, u.value.as_str())) {
-                plan.seeds.push(Unit::from_label(kind, &u.value, u.depth, u.revealed_by.clone())?);
-            } else {
-                plan.done.push((kind, u.value.clone()));
-            }
-        }
-        Ok(plan)
+/// The run plan of a group: its leased units as seeds, nothing else. The other units of the scan
+/// are not read (that cost grew with the scan at every lease): a unit a seed reveals that the table
+/// already holds is recorded again and its state only moves forward there (a done unit stays done,
+/// a pending one pending), and it counts towards the revealer's budgets.
+fn plan(leased: &Leased) -> Result<RunPlan, String> {
+    let mut plan = RunPlan::default();
+    for u in &leased.units {
+        plan.seeds.push(Unit::from_label(u.kind, &u.value, u.depth, u.revealed_by.clone())?);
     }
+    Ok(plan)
 }
