@@ -2,10 +2,10 @@
 //! scan and its units and returns ([`record`]); `wellknown work --db postgres://…` (any number, on
 //! any machine) runs them ([`run`]).
 //!
-//! A worker leases whole groups of units (one registrable domain each, `wellknown_store_postgres::
-//! work`), up to `--concurrency` groups at a time, runs their units with the scan's stored plan and
-//! its own network settings, writes their records as a scan does (a unit's `done` with its last
-//! records), releases the groups, and asks again; a heartbeat thread keeps its leases alive. Units
+//! A worker runs `--concurrency` slots; each leases one whole group of units (one registrable domain,
+//! `wellknown_store_postgres::work`) at a time, runs its units with the scan's stored plan and the
+//! worker's own network settings, writes their records as a scan does (a unit's `done` with its last
+//! records), releases the group, and asks again; a heartbeat thread keeps the leases alive. Units
 //! that documents reveal are not run by the worker that found them: they go into the scan's units,
 //! `pending`, within the plan's depth and scope as a single process would queue them, and any
 //! worker leases them by their group. The worker stops once every unfinished scan of the store is
@@ -318,7 +318,7 @@ impl Slots {
         let due = self.expired_at.lock().map(|t| t.is_none_or(|t| t.elapsed() >= EXPIRE_EVERY)).unwrap_or(true);
         let mut step = || -> Result<Option<(ScanRow, Leased)>, wellknown_store::StoreError> {
             if due {
-                expire_dead_holders(&mut store)?;
+                expire_dead_holders(&mut store, &self.holder)?;
                 if let Ok(mut t) = self.expired_at.lock() {
                     *t = Some(std::time::Instant::now());
                 }
@@ -347,11 +347,16 @@ impl Slots {
 }
 
 /// Leases held by processes of this host that are gone (Linux: no `/proc/<pid>`) expire now, so
-/// their groups are taken over at once rather than after their expiry.
-fn expire_dead_holders(store: &mut PostgresStore) -> Result<(), wellknown_store::StoreError> {
+/// their groups are taken over at once rather than after their expiry. This worker's own leases
+/// (`holder`: its other slots' groups) are never among them.
+fn expire_dead_holders(store: &mut PostgresStore, holder: &str) -> Result<(), wellknown_store::StoreError> {
     let me = scan_lease::host_name();
+    let mine = holder;
     for p in store.progress()? {
         for (holder, _) in &p.leased {
+            if holder == mine {
+                continue;
+            }
             let Some((pid, rest)) = holder.split_once('@') else { continue };
             let host = rest.split('/').next().unwrap_or_default();
             let Ok(pid) = pid.parse::<u32>() else { continue };

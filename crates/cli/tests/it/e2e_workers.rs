@@ -251,3 +251,34 @@ fn workers_reconnect_when_the_server_restarts_mid_scan_and_lose_nothing() {
     let extra: Vec<&String> = got.difference(&expected).collect();
     assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nextra {extra:#?}");
 }
+
+/// A worker's slots never take each other's groups: while one slot waits on stall.test (its
+/// robots.txt answers after 5 s) the other, idle, keeps asking for work and looks for the leases of
+/// dead processes of this host; the first slot's lease is not one of them, so stall.test's
+/// robots.txt is asked once.
+#[test]
+fn an_idle_slot_never_takes_over_its_own_workers_group() {
+    let Some(pg) = testing::server() else { return };
+    let db = pg.migrated_db();
+    let url = db.worker_url();
+    let server = own_server(&fixture_sites());
+    let routing = routing_args_for(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
+    record.extend(routing.iter().cloned());
+    record.extend(["--timeout", "8", "https://stall.test"].map(String::from));
+    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
+    let out = wellknown_in(dir.path(), &refs);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, err) = finish(worker_with(dir.path(), &routing, &url, &["--concurrency", "2", "--timeout", "8"]));
+    assert_eq!(code, Some(0), "{err}");
+    let asked: Vec<String> = server
+        .requests()
+        .iter()
+        .filter(|r| r.host == "stall.test" && r.path == "/robots.txt")
+        .map(|r| r.user_agent.clone())
+        .collect();
+    assert_eq!(asked.len(), 1, "robots.txt of stall.test asked once: {asked:?}");
+    let p = &db.owner_store().progress().unwrap()[0];
+    assert_eq!((p.done, p.failed, p.pending), (1, 0, 0), "{p:?}");
+}
