@@ -88,7 +88,20 @@ impl PostgresStore {
         ttl: Duration,
         max: usize,
     ) -> Result<Leased, StoreError> {
-        self.with_reconnect(|s| s.lease_groups_once(scan, holder, ttl, max))
+        // A group can be open with nothing pending (its units were done without a release: a
+        // single-process scan into the database, or a race with a release); such groups are
+        // released at once, which closes them, and the lease is asked again.
+        loop {
+            let (mut leased, idle) = self.with_reconnect(|s| s.lease_groups_once(scan, holder, ttl, max))?;
+            if idle.is_empty() {
+                return Ok(leased);
+            }
+            self.release_groups(scan, &idle, holder)?;
+            leased.groups.retain(|g| !idle.contains(g));
+            if !leased.groups.is_empty() {
+                return Ok(leased);
+            }
+        }
     }
 
     /// Pushes the expiry of every group `holder` holds to `ttl` from now (the heartbeat); returns
@@ -147,39 +160,51 @@ impl PostgresStore {
         holder: &str,
         ttl: Duration,
         max: usize,
-    ) -> Result<Leased, StoreError> {
+    ) -> Result<(Leased, Vec<String>), StoreError> {
         let what = "leasing units";
         let max = i64::try_from(max.max(1)).unwrap_or(i64::MAX);
-        let mut tx = self.client.transaction().map_err(|e| pg_error(what, &e))?;
-        let rows = tx
+        // One statement (one round trip, its own transaction): the groups picked and leased, with
+        // their pending units. Open groups only, in order, from the partial index: no per-group
+        // look at the units, whose semi-join the planner turned into a read of every pending unit
+        // at every lease (213 ms a lease with 32 workers on 2,000 groups). An open group found with
+        // nothing pending (a race with its release) is leased with no units and released again.
+        let rows = self
+            .client
             .query(
                 "WITH picked AS (
                    SELECT g.scan_id, g.grp FROM unit_groups g
                    WHERE g.scan_id = $1 AND g.open AND (g.leased_by IS NULL OR g.lease_expires < now())
                      AND g.attempts < $2
-                     AND EXISTS (SELECT 1 FROM units u WHERE u.scan_id = g.scan_id AND u.grp = g.grp AND u.state = 'pending')
                    ORDER BY g.id LIMIT $3 FOR UPDATE OF g SKIP LOCKED
+                 ),
+                 leased AS (
+                   UPDATE unit_groups g SET leased_by = $4, leased_at = now(),
+                     lease_expires = now() + make_interval(secs => $5), attempts = g.attempts + 1
+                   FROM picked WHERE g.scan_id = picked.scan_id AND g.grp = picked.grp
+                   RETURNING g.grp, g.id
                  )
-                 UPDATE unit_groups g SET leased_by = $4, leased_at = now(),
-                   lease_expires = now() + make_interval(secs => $5), attempts = g.attempts + 1
-                 FROM picked WHERE g.scan_id = picked.scan_id AND g.grp = picked.grp
-                 RETURNING g.grp",
+                 SELECT l.grp, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope
+                 FROM leased l LEFT JOIN units u ON u.scan_id = $1 AND u.grp = l.grp AND u.state = 'pending'
+                 ORDER BY l.id, u.id",
                 &[&scan, &MAX_ATTEMPTS, &max, &holder, &secs(ttl)],
             )
             .map_err(|e| pg_error(what, &e))?;
-        let groups: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
-        let units = tx
-            .query(
-                "SELECT kind, value, depth, revealed_by, state, in_scope FROM units
-                 WHERE scan_id = $1 AND grp = ANY($2) AND state = 'pending' ORDER BY id",
-                &[&scan, &groups],
-            )
-            .map_err(|e| pg_error(what, &e))?
-            .iter()
-            .map(read::unit)
-            .collect::<Result<Vec<_>, _>>()?;
-        tx.commit().map_err(|e| pg_error(what, &e))?;
-        Ok(Leased { scan, groups, units })
+        let mut groups: Vec<String> = Vec::new();
+        let mut idle: Vec<String> = Vec::new();
+        let mut units = Vec::new();
+        for r in &rows {
+            let grp: String = r.get(0);
+            if groups.last() != Some(&grp) {
+                groups.push(grp.clone());
+            }
+            // A group's row without a unit: nothing pending in it.
+            if r.get::<_, Option<String>>("value").is_some() {
+                units.push(read::unit(r)?);
+            } else {
+                idle.push(grp);
+            }
+        }
+        Ok((Leased { scan, groups, units }, idle))
     }
 
     /// Pushes the expiry of every group `holder` holds to `ttl` from now (the heartbeat); returns

@@ -164,11 +164,17 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
     // In order of first appearance: workers lease groups in that order.
     let mut seen = std::collections::HashSet::new();
     let groups: Vec<&str> = group.iter().map(String::as_str).filter(|g| seen.insert(*g)).collect();
+    // A new group is open when this write gives it a pending unit (a group of recorded units only,
+    // out of scope or beyond depth, has nothing to lease).
+    let pending_in: std::collections::HashSet<&str> =
+        folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
+    let open: Vec<bool> = groups.iter().map(|g| pending_in.contains(g)).collect();
     tx.execute(
-        "INSERT INTO unit_groups (scan_id, grp)
-         SELECT $1, g.grp FROM unnest($2::text[]) WITH ORDINALITY AS g(grp, ord) ORDER BY g.ord
+        "INSERT INTO unit_groups (scan_id, grp, open)
+         SELECT $1, g.grp, g.open FROM unnest($2::text[], $3::bool[]) WITH ORDINALITY AS g(grp, open, ord)
+         ORDER BY g.ord
          ON CONFLICT DO NOTHING",
-        &[&scan, &groups],
+        &[&scan, &groups, &open],
     )
     .map_err(server("writing unit groups"))?;
     // Groups gaining pending units are open again, under their row locks (taken in one order, so two
