@@ -167,7 +167,7 @@ mod usage_tests {
             .filter_map(|l| l.trim().strip_prefix("Some(\"")?.split_once('"').map(|(t, _)| t))
             .filter(|t| *t != "help")
             .collect();
-        assert_eq!(tasks.len(), 8, "{tasks:?}");
+        assert_eq!(tasks.len(), 9, "{tasks:?}");
         for t in tasks {
             assert!(super::USAGE.lines().any(|l| l.trim_start().starts_with(t)), "{t} missing from the usage");
         }
