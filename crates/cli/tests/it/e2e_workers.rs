@@ -43,6 +43,18 @@ fn worker_with(dir: &std::path::Path, routing: &[String], url: &str, extra: &[&s
         .unwrap()
 }
 
+/// `scan --db URL --workers-only` of `args` (options, then targets) with the fixture routing;
+/// returns its standard error, after checking it exited 0.
+fn record(dir: &std::path::Path, routing: &[String], url: &str, args: &[&str]) -> String {
+    let mut all: Vec<&str> = vec!["scan", "--db", url, "--workers-only"];
+    all.extend(routing.iter().map(String::as_str));
+    all.extend_from_slice(args);
+    let out = wellknown_in(dir, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    stderr
+}
+
 /// Waits for `w` to end (at most two minutes) and returns its exit code and standard error.
 fn finish(mut w: Child) -> (Option<i32>, String) {
     let started = Instant::now();
@@ -82,12 +94,7 @@ fn workers_never_request_one_host_at_the_same_time() {
     let server = own_server(&fixture_sites());
     let routing = routing_args_for(&server);
     let dir = tempfile::tempdir().unwrap();
-    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
-    record.extend(routing.iter().cloned());
-    record.extend(SHARED.map(String::from));
-    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
-    let out = wellknown_in(dir.path(), &refs);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    record(dir.path(), &routing, &url, &SHARED);
 
     // Each worker says who it is in its User-Agent, which the fixture server logs with the time
     // each request arrived and was answered.
@@ -137,14 +144,9 @@ fn three_workers_one_killed_mid_lease_store_what_one_process_stores() {
     let server = own_server(&fixture_sites());
     let routing = routing_args_for(&server);
     let dir = tempfile::tempdir().unwrap();
-    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
-    record.extend(routing.iter().cloned());
-    record.extend(["--rate", "0", "--timeout", "2"].map(String::from));
-    record.extend(TARGETS.map(String::from));
-    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
-    let out = wellknown_in(dir.path(), &refs);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let mut args = vec!["--rate", "0", "--timeout", "2"];
+    args.extend(TARGETS);
+    let stderr = record(dir.path(), &routing, &url, &args);
     assert!(stderr.contains("recorded with 5 unit(s)") && stderr.contains("wellknown work --db"), "{stderr}");
     assert!(server.requests().is_empty(), "--workers-only requests nothing");
 
@@ -166,18 +168,9 @@ fn three_workers_one_killed_mid_lease_store_what_one_process_stores() {
     let mut killed = workers.remove(victim);
     killed.kill().unwrap(); // SIGKILL
     killed.wait().unwrap();
-    for mut w in workers {
-        let started = Instant::now();
-        let status = loop {
-            if let Some(s) = w.try_wait().unwrap() {
-                break s;
-            }
-            assert!(started.elapsed() < Duration::from_secs(120), "a worker never finished");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let mut err = String::new();
-        std::io::Read::read_to_string(w.stderr.as_mut().unwrap(), &mut err).unwrap();
-        assert_eq!(status.code(), Some(0), "{err}");
+    for w in workers {
+        let (code, err) = finish(w);
+        assert_eq!(code, Some(0), "{err}");
     }
     let scans = store.scans().unwrap();
     assert_eq!(scans.len(), 1);
@@ -215,13 +208,9 @@ fn workers_reconnect_when_the_server_restarts_mid_scan_and_lose_nothing() {
     let sites = own_server(&fixture_sites());
     let routing = routing_args_for(&sites);
     let dir = tempfile::tempdir().unwrap();
-    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
-    record.extend(routing.iter().cloned());
-    record.extend(["--rate", "0", "--timeout", "2"].map(String::from));
-    record.extend(SHARED.map(String::from));
-    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
-    let out = wellknown_in(dir.path(), &refs);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut args = vec!["--rate", "0", "--timeout", "2"];
+    args.extend(SHARED);
+    record(dir.path(), &routing, &url, &args);
 
     let workers: Vec<Child> = (0..2).map(|_| worker(dir.path(), &routing, &url)).collect();
     // Restart once some unit is done and another is leased: writes, heartbeats and leases are all
@@ -264,12 +253,7 @@ fn an_idle_slot_never_takes_over_its_own_workers_group() {
     let server = own_server(&fixture_sites());
     let routing = routing_args_for(&server);
     let dir = tempfile::tempdir().unwrap();
-    let mut record: Vec<String> = vec!["scan".into(), "--db".into(), url.clone(), "--workers-only".into()];
-    record.extend(routing.iter().cloned());
-    record.extend(["--timeout", "8", "https://stall.test"].map(String::from));
-    let refs: Vec<&str> = record.iter().map(String::as_str).collect();
-    let out = wellknown_in(dir.path(), &refs);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    record(dir.path(), &routing, &url, &["--timeout", "8", "https://stall.test"]);
     let (code, err) = finish(worker_with(dir.path(), &routing, &url, &["--concurrency", "2", "--timeout", "8"]));
     assert_eq!(code, Some(0), "{err}");
     let asked: Vec<String> = server
