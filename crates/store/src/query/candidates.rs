@@ -9,7 +9,7 @@ use wellknown_core::Timestamp;
 use wellknown_records::VerifyStatus;
 
 use super::facts::{FACT_COLUMNS, Facts, latest_verdicts, scored_ctes};
-use super::{Dialect, Each, Param, SqlRow};
+use super::{Dialect, Each, Param, SqlRow, fold_rows};
 use crate::analysis::{CandidateQuery, CandidateRow, OUT_OF_SCOPE, UNVERIFIED};
 use crate::model::DOCUMENT_NODE;
 use crate::{Store, StoreError};
@@ -54,7 +54,6 @@ fn statement(d: Dialect, q: &CandidateQuery) -> (String, Vec<Param>) {
 
 /// One candidate being folded from its rows.
 struct Folding {
-    id: i64,
     row: CandidateRow,
     verification: Option<VerifyStatus>,
     relations: BTreeSet<String>,
@@ -74,7 +73,6 @@ impl Folding {
             (None, _) => UNVERIFIED.to_string(),
         };
         Ok(Folding {
-            id: r.int(0)?,
             row: CandidateRow {
                 kind: r.text(1)?,
                 value: r.text(2)?,
@@ -135,31 +133,11 @@ pub fn candidates(
     each: Each<'_, CandidateRow>,
 ) -> Result<(), StoreError> {
     let (sql, params) = statement(store.dialect(), q);
-    let mut current: Option<Folding> = None;
-    let emit = |f: Folding, each: &mut dyn FnMut(CandidateRow) -> Result<(), StoreError>| {
+    fold_rows(store, &sql, &params, &mut Folding::start, &mut |f, r| f.add(r, now), &mut |f: Folding| {
         let row = f.finish();
         if q.status.as_deref().is_some_and(|s| s != row.status) {
             return Ok(());
         }
         each(row)
-    };
-    store.stream(&sql, &params, &mut |r: &SqlRow| {
-        let id = r.int(0)?;
-        if current.as_ref().is_some_and(|c| c.id != id)
-            && let Some(done) = current.take()
-        {
-            emit(done, each)?;
-        }
-        if current.is_none() {
-            current = Some(Folding::start(r)?);
-        }
-        if let Some(c) = current.as_mut() {
-            c.add(r, now)?;
-        }
-        Ok(())
-    })?;
-    match current {
-        Some(done) => emit(done, each),
-        None => Ok(()),
-    }
+    })
 }

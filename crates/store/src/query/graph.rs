@@ -9,7 +9,7 @@ use wellknown_core::Timestamp;
 use wellknown_records::VerifyStatus;
 
 use super::facts::{FACT_COLUMNS, Facts, latest_verdicts, scored_ctes};
-use super::{Dialect, Each, Param, SqlRow};
+use super::{Dialect, Each, Param, SqlRow, fold_rows};
 use crate::confidence::Scored;
 use crate::model::{DOCUMENT_NODE, ScanId, VhostRow};
 use crate::{Store, StoreError};
@@ -262,43 +262,31 @@ pub fn nodes(
         kind = d.sort("n.kind"),
         value = d.sort("n.value"),
     );
-    let mut current: Option<GraphNode> = None;
-    store.stream(&sql, &params, &mut |r: &SqlRow| {
-        let id = r.int(0)?;
-        if current.as_ref().is_some_and(|c| c.id != id)
-            && let Some(done) = current.take()
-        {
-            each(done)?;
-        }
-        let node = match current.as_mut() {
-            Some(n) => n,
-            None => {
-                let document = match latest_document(r, 12)? {
-                    Some(doc) => Some(doc),
-                    None => latest_document(r, 22)?,
-                };
-                current.insert(GraphNode {
-                    id,
-                    kind: r.text(1)?,
-                    value: r.text(2)?,
-                    in_scope: r.opt_bool(3)?,
-                    first_seen: r.time(4)?,
-                    confidence: None,
-                    verification: verdict(r, 5)?,
-                    document,
-                })
-            }
+    let start = &mut |r: &SqlRow| -> Result<GraphNode, StoreError> {
+        let document = match latest_document(r, 12)? {
+            Some(doc) => Some(doc),
+            None => latest_document(r, 22)?,
         };
+        Ok(GraphNode {
+            id: r.int(0)?,
+            kind: r.text(1)?,
+            value: r.text(2)?,
+            in_scope: r.opt_bool(3)?,
+            first_seen: r.time(4)?,
+            confidence: None,
+            verification: verdict(r, 5)?,
+            document,
+        })
+    };
+    // Each row carries one relation declaring the node: the node's confidence is their highest.
+    let add = &mut |node: &mut GraphNode, r: &SqlRow| -> Result<(), StoreError> {
         let status = node.verification.as_ref().and_then(|v| VerifyStatus::parse(&v.status));
         if let Some(s) = Facts::read(r, 32)?.scored(status, now) {
             node.confidence = Some(node.confidence.map_or(s.confidence, |c| c.max(s.confidence)));
         }
         Ok(())
-    })?;
-    match current {
-        Some(done) => each(done),
-        None => Ok(()),
-    }
+    };
+    fold_rows(store, &sql, &params, start, add, each)
 }
 
 /// Streams the relations the filter admits to `each`, sorted by (source, relation, target), with
@@ -338,28 +326,19 @@ pub fn relations(
         tk = d.sort("t.kind"),
         tv = d.sort("t.value"),
     );
-    let mut current: Option<GraphRelation> = None;
-    store.stream(&sql, &params, &mut |r: &SqlRow| {
-        let id = r.int(0)?;
-        if current.as_ref().is_some_and(|c| c.id != id)
-            && let Some(done) = current.take()
-        {
-            each(done)?;
-        }
-        let rel = match current.as_mut() {
-            Some(rel) => rel,
-            None => {
-                let status = r.opt_text(8)?.as_deref().and_then(VerifyStatus::parse);
-                current.insert(GraphRelation {
-                    id,
-                    source: (r.int(1)?, r.text(2)?, r.text(3)?),
-                    relation: r.text(4)?,
-                    target: (r.int(5)?, r.text(6)?, r.text(7)?),
-                    score: Facts::read(r, 9)?.scored(status, now),
-                    evidence: Vec::new(),
-                })
-            }
-        };
+    let start = &mut |r: &SqlRow| -> Result<GraphRelation, StoreError> {
+        let status = r.opt_text(8)?.as_deref().and_then(VerifyStatus::parse);
+        Ok(GraphRelation {
+            id: r.int(0)?,
+            source: (r.int(1)?, r.text(2)?, r.text(3)?),
+            relation: r.text(4)?,
+            target: (r.int(5)?, r.text(6)?, r.text(7)?),
+            score: Facts::read(r, 9)?.scored(status, now),
+            evidence: Vec::new(),
+        })
+    };
+    // Each row carries one evidence row of the relation (none: NULL columns).
+    let add = &mut |rel: &mut GraphRelation, r: &SqlRow| -> Result<(), StoreError> {
         if let Some(scan) = r.opt_int(14)? {
             rel.evidence.push(GraphEvidence {
                 scan,
@@ -373,11 +352,8 @@ pub fn relations(
             });
         }
         Ok(())
-    })?;
-    match current {
-        Some(done) => each(done),
-        None => Ok(()),
-    }
+    };
+    fold_rows(store, &sql, &params, start, add, each)
 }
 
 /// Streams the virtual-host attempts (of the filter's scan only, when it names one), in the order

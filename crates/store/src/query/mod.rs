@@ -212,6 +212,39 @@ impl SqlRow {
 /// returned as it is.
 pub type Each<'a, T> = &'a mut dyn FnMut(T) -> Result<(), StoreError>;
 
+/// Streams `sql` and folds its consecutive rows with the same id (an integer in column 0, which the
+/// statement sorts by) into one item: `start` makes it from its first row, `add` adds every row to
+/// it (the first included), and `each` gets it once its last row has passed. Memory holds one item.
+///
+/// Errors: the store's; the first error of `start`, `add` or `each`.
+pub(crate) fn fold_rows<T>(
+    store: &mut dyn crate::Store,
+    sql: &str,
+    params: &[Param],
+    start: &mut dyn FnMut(&SqlRow) -> Result<T, StoreError>,
+    add: &mut dyn FnMut(&mut T, &SqlRow) -> Result<(), StoreError>,
+    each: &mut dyn FnMut(T) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut current: Option<(i64, T)> = None;
+    store.stream(sql, params, &mut |r: &SqlRow| {
+        let id = r.int(0)?;
+        if current.as_ref().is_some_and(|(at, _)| *at != id)
+            && let Some((_, done)) = current.take()
+        {
+            each(done)?;
+        }
+        let item = match current.as_mut() {
+            Some((_, item)) => item,
+            None => &mut current.insert((id, start(r)?)).1,
+        };
+        add(item, r)
+    })?;
+    match current {
+        Some((_, done)) => each(done),
+        None => Ok(()),
+    }
+}
+
 /// The nanoseconds since the epoch of an RFC 3339 time (SQLite's `wk_ns`; None for text that is
 /// no time, which then sorts as NULL).
 pub fn nanoseconds(text: &str) -> Option<i64> {
