@@ -113,17 +113,18 @@ pub fn with_database(url: &str, name: &str) -> anyhow::Result<String> {
     })
 }
 
+/// Runs `sql` through `psql` at `url`; its standard output.
+pub fn psql(url: &str, sql: &str) -> anyhow::Result<String> {
+    let out = Command::new("psql").args([url, "-qtAc", sql]).output().context("running psql")?;
+    anyhow::ensure!(out.status.success(), "psql: {}", String::from_utf8_lossy(&out.stderr));
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
 /// Creates database `name` through `psql` at `url` unless it exists; true when it created it.
 fn create_database(url: &str, name: &str) -> anyhow::Result<bool> {
-    let exists = Command::new("psql")
-        .args([url, "-tAc", &format!("SELECT 1 FROM pg_database WHERE datname = '{name}'")])
-        .output()
-        .context("running psql")?;
-    anyhow::ensure!(exists.status.success(), "psql: {}", String::from_utf8_lossy(&exists.stderr));
-    if String::from_utf8_lossy(&exists.stdout).trim() == "1" {
+    if psql(url, &format!("SELECT 1 FROM pg_database WHERE datname = '{name}'"))? == "1" {
         return Ok(false);
     }
-    let made = Command::new("psql").args([url, "-c", &format!("CREATE DATABASE {name}")]).output()?;
-    anyhow::ensure!(made.status.success(), "psql: {}", String::from_utf8_lossy(&made.stderr));
+    psql(url, &format!("CREATE DATABASE {name}"))?;
     Ok(true)
 }

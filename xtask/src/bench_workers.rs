@@ -191,8 +191,7 @@ fn shared(
 /// Drops and creates database `name` on the server of `url` (through `psql`); returns its URL.
 fn fresh_database(url: &str, name: &str) -> anyhow::Result<String> {
     for sql in [format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"), format!("CREATE DATABASE {name}")] {
-        let out = Command::new("psql").args([url, "-qc", &sql]).output().context("running psql")?;
-        anyhow::ensure!(out.status.success(), "psql: {}", String::from_utf8_lossy(&out.stderr));
+        crate::bench_query::psql(url, &sql)?;
     }
     crate::bench_query::with_database(url, name)
 }

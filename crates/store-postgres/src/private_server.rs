@@ -63,16 +63,24 @@ impl PrivateServer {
         Some(server)
     }
 
-    fn run(&self, program: &str, args: &[&str]) {
+    /// The server binary `program`, run as the `postgres` user when the tests run as root.
+    fn command(&self, program: &str) -> Command {
         let path = self.bin.join(program);
-        let mut cmd = if self.as_root {
+        if self.as_root {
             let mut c = Command::new("runuser");
             c.args(["-u", "postgres", "--"]).arg(&path);
             c
         } else {
             Command::new(&path)
-        };
-        let out = cmd.args(args).output().unwrap_or_else(|e| panic!("running {}: {e}", path.display()));
+        }
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let out = self
+            .command(program)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("running {}: {e}", self.bin.join(program).display()));
         assert!(
             out.status.success(),
             "{program} {args:?}: {}{}",
@@ -109,15 +117,7 @@ impl PrivateServer {
 impl Drop for PrivateServer {
     fn drop(&mut self) {
         let data = self.dir.join("data").display().to_string();
-        let path = self.bin.join("pg_ctl");
-        let mut cmd = if self.as_root {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&path);
-            c
-        } else {
-            Command::new(&path)
-        };
-        let _ = cmd.args(["-D", &data, "-m", "immediate", "-w", "stop"]).output();
+        let _ = self.command("pg_ctl").args(["-D", &data, "-m", "immediate", "-w", "stop"]).output();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
