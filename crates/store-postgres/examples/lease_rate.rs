@@ -4,7 +4,7 @@
 //! Records a scan of UNITS origins (each its own registrable domain, so its own group) in the empty
 //! database at URL, then WORKERS threads, each with its own connection, do what `wellknown work`
 //! does around every unit and nothing else: lease up to GROUPS_PER_LEASE groups (default 1), write
-//! each unit `done` (one transaction), release the groups; until no group is left. Prints units a
+//! each unit `done` and release the groups (one transaction); until no group is left. Prints units a
 //! second: the ceiling coordination puts on a fleet of workers whose scans take no time.
 
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use wellknown_records::UnitKind;
 use wellknown_store::{Store, UnitRow, UnitState, Write};
 use wellknown_store_postgres::PostgresStore;
+use wellknown_store_postgres::work::group_of;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,13 +52,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     if leased.groups.is_empty() {
                         return Ok(done);
                     }
-                    let writes: Vec<Write> = leased
-                        .units
-                        .iter()
-                        .map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() }))
-                        .collect();
-                    s.write(scan, &writes).map_err(|e| e.to_string())?;
-                    s.release_groups(scan, &leased.groups, &holder).map_err(|e| e.to_string())?;
+                    // Each group completes on its own, as each slot of a worker completes its group.
+                    for g in &leased.groups {
+                        let writes: Vec<Write> = leased
+                            .units
+                            .iter()
+                            .filter(|u| group_of(u.kind.as_str(), &u.value) == *g)
+                            .map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() }))
+                            .collect();
+                        s.write_and_release(scan, &writes, std::slice::from_ref(g), &holder)
+                            .map_err(|e| e.to_string())?;
+                    }
                     done += leased.units.len();
                 }
             })

@@ -15,6 +15,7 @@
 pub mod connect;
 mod lease;
 mod pgpass;
+mod prepared;
 pub mod private_server;
 mod read;
 pub mod schema;
@@ -36,6 +37,8 @@ pub use postgres;
 /// A PostgreSQL store: one connection, re-established when the server ends it.
 pub struct PostgresStore {
     client: Client,
+    /// The statements prepared on `client` (emptied when it is dialled again).
+    prepared: prepared::Cache,
     target: Target,
     read_only: bool,
 }
@@ -88,7 +91,7 @@ impl PostgresStore {
     pub fn open(target: Target) -> Result<PostgresStore, StoreError> {
         let mut client = dial(&target)?;
         migrate(&mut client, &target)?;
-        Ok(PostgresStore { client, target, read_only: false })
+        Ok(PostgresStore { client, prepared: prepared::Cache::default(), target, read_only: false })
     }
 
     /// Where this store is (without the password).
@@ -160,6 +163,7 @@ impl PostgresStore {
             match dial(&self.target) {
                 Ok(client) => {
                     self.client = client;
+                    self.prepared.clear();
                     if self.read_only {
                         self.set_read_only()?;
                     }
@@ -261,7 +265,7 @@ impl Store for PostgresStore {
         plan: &serde_json::Value,
         seeds: &[UnitRow],
     ) -> Result<ScanId, StoreError> {
-        self.with_reconnect(|s| write::insert_scan(&mut s.client, started_at, plan, seeds, None))
+        self.with_reconnect(|s| write::insert_scan(&mut s.client, &mut s.prepared, started_at, plan, seeds, None))
     }
 
     fn begin_scan_with_lease(
@@ -271,7 +275,9 @@ impl Store for PostgresStore {
         seeds: &[UnitRow],
         lease: &Lease,
     ) -> Result<ScanId, StoreError> {
-        self.with_reconnect(|s| write::insert_scan(&mut s.client, started_at, plan, seeds, Some(lease)))
+        self.with_reconnect(|s| {
+            write::insert_scan(&mut s.client, &mut s.prepared, started_at, plan, seeds, Some(lease))
+        })
     }
 
     fn acquire_lease(
@@ -297,7 +303,7 @@ impl Store for PostgresStore {
     }
 
     fn write(&mut self, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {
-        self.with_reconnect(|s| write::apply(&mut s.client, scan, writes))
+        self.with_reconnect(|s| write::apply(&mut s.client, &mut s.prepared, scan, writes))
     }
 
     fn finish_scan(

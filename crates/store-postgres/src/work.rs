@@ -18,8 +18,10 @@
 
 use std::time::Duration;
 
-use wellknown_store::{ScanId, StoreError, UnitRow};
+use wellknown_store::{ScanId, StoreError, UnitRow, Write};
 
+use crate::prepared::Prepared;
+use crate::write::{Failure, Tx, server};
 use crate::{PostgresStore, pg_error, read};
 
 /// Leases of a group before it counts as failed.
@@ -122,6 +124,32 @@ impl PostgresStore {
         self.with_reconnect(|s| s.release_groups_once(scan, groups, holder))
     }
 
+    /// Writes `writes` (the last records of the units of `groups`, their `done` states among them)
+    /// and releases `holder`'s leases of `groups`, in one transaction: one commit where
+    /// [`wellknown_store::Store::write`] then [`PostgresStore::release_groups`] take two. Either both
+    /// happen or neither (the groups stay leased and their units are redone after the lease expires).
+    ///
+    /// Errors: the server's; a batch the store refuses (as [`wellknown_store::Store::write`]).
+    /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
+    pub fn write_and_release(
+        &mut self,
+        scan: ScanId,
+        writes: &[Write],
+        groups: &[String],
+        holder: &str,
+    ) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return self.release_groups(scan, groups, holder);
+        }
+        let mut sorted = groups.to_vec();
+        sorted.sort_unstable();
+        self.with_reconnect(|s| {
+            crate::write::apply_then(&mut s.client, &mut s.prepared, scan, writes, &sorted, |tx| {
+                release_locked(tx, scan, &sorted, holder)
+            })
+        })
+    }
+
     /// Ends every live lease of `holder` now (a worker known to be gone: its process no longer runs),
     /// so the next worker takes its groups over at once. Returns how many leases it held.
     ///
@@ -168,8 +196,7 @@ impl PostgresStore {
         // look at the units, whose semi-join the planner turned into a read of every pending unit
         // at every lease (213 ms a lease with 32 workers on 2,000 groups). An open group found with
         // nothing pending (a race with its release) is leased with no units and released again.
-        let rows = self
-            .client
+        let rows = Prepared::new(&mut self.client, &mut self.prepared)
             .query(
                 "WITH picked AS (
                    SELECT g.scan_id, g.grp FROM unit_groups g
@@ -184,7 +211,11 @@ impl PostgresStore {
                    RETURNING g.grp, g.id
                  )
                  SELECT l.grp, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope
-                 FROM leased l LEFT JOIN units u ON u.scan_id = $1 AND u.grp = l.grp AND u.state = 'pending'
+                 FROM leased l LEFT JOIN LATERAL (
+                   SELECT u.id, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope FROM units u
+                   WHERE u.scan_id = $1 AND u.grp = l.grp AND u.state = 'pending'
+                   OFFSET 0
+                 ) u ON true
                  ORDER BY l.id, u.id",
                 &[&scan, &MAX_ATTEMPTS, &max, &holder, &secs(ttl)],
             )
@@ -230,25 +261,23 @@ impl PostgresStore {
         let mut sorted = groups.to_vec();
         sorted.sort_unstable();
         let mut tx = self.client.transaction().map_err(|e| pg_error(what, &e))?;
-        // A release need not wait for the disk: were it lost in a server crash, the group would stay
-        // leased until its lease expires, and no unit would be run twice (leases and unit writes,
-        // which do wait, decide that). It saves one flush per group.
-        tx.batch_execute("SET LOCAL synchronous_commit = off").map_err(|e| pg_error(what, &e))?;
+        let mut p = Prepared::new(&mut tx, &mut self.prepared);
         // The row locks first, in one order: a writer adding pending units to one of these groups
         // has committed by now (or waits for this transaction and then reopens the group), so the
         // next statement, with a snapshot of its own, sees every pending unit.
-        tx.execute(
-            "SELECT 1 FROM unit_groups WHERE scan_id = $1 AND grp = ANY($2) ORDER BY grp FOR UPDATE",
+        // A release alone need not wait for the disk (`synchronous_commit` off for this transaction,
+        // set in the same statement): were it lost in a server crash, the group would stay leased
+        // until its lease expires, and no unit would be run twice (leases and unit writes, which do
+        // wait, decide that). It saves one flush per group.
+        p.execute(
+            "WITH locked AS (
+               SELECT 1 FROM unit_groups WHERE scan_id = $1 AND grp = ANY($2) ORDER BY grp FOR UPDATE
+             )
+             SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM locked)",
             &[&scan, &sorted],
         )
         .map_err(|e| pg_error(what, &e))?;
-        tx.execute(
-            "UPDATE unit_groups g SET leased_by = NULL, leased_at = NULL, lease_expires = NULL, attempts = 0,
-               open = EXISTS (SELECT 1 FROM units u WHERE u.scan_id = g.scan_id AND u.grp = g.grp AND u.state = 'pending')
-             WHERE g.scan_id = $1 AND g.grp = ANY($2) AND g.leased_by = $3",
-            &[&scan, &sorted, &holder],
-        )
-        .map_err(|e| pg_error(what, &e))?;
+        release_locked(&mut p, scan, &sorted, holder).map_err(Failure::into_error)?;
         tx.commit().map_err(|e| pg_error(what, &e))
     }
 
@@ -358,6 +387,22 @@ impl PostgresStore {
             })
             .collect())
     }
+}
+
+/// Ends `holder`'s leases of `sorted` (group names in order) in scan `scan`, whose `unit_groups`
+/// rows this transaction has locked: each is free again, its attempts reset, and open when a unit
+/// of it is still pending (one revealed meanwhile, by this transaction or a committed one).
+///
+/// Errors: the server's.
+fn release_locked(tx: &mut Tx<'_, '_>, scan: ScanId, sorted: &[String], holder: &str) -> Result<(), Failure> {
+    tx.execute(
+        "UPDATE unit_groups g SET leased_by = NULL, leased_at = NULL, lease_expires = NULL, attempts = 0,
+           open = EXISTS (SELECT 1 FROM units u WHERE u.scan_id = g.scan_id AND u.grp = g.grp AND u.state = 'pending')
+         WHERE g.scan_id = $1 AND g.grp = ANY($2) AND g.leased_by = $3",
+        &[&scan, &sorted, &holder],
+    )
+    .map_err(server("releasing unit leases"))?;
+    Ok(())
 }
 
 #[cfg(test)]

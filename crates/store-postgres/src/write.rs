@@ -26,7 +26,11 @@ use wellknown_store::{
     VhostRow, Write,
 };
 
+use crate::prepared::{Cache, Prepared};
 use crate::{lease, pg_error};
+
+/// A transaction with its connection's prepared statements.
+pub(crate) type Tx<'a, 'b> = Prepared<'a, Transaction<'b>>;
 
 /// How many times a batch is tried when the server aborts it for a deadlock or a serialization
 /// failure.
@@ -35,7 +39,7 @@ pub const ATTEMPTS: usize = 5;
 type Params<'a> = Vec<&'a (dyn ToSql + Sync)>;
 
 /// Why a batch failed: the server (maybe worth retrying) or the batch itself.
-enum Failure {
+pub(crate) enum Failure {
     Server(&'static str, postgres::Error),
     Batch(StoreError),
 }
@@ -47,7 +51,7 @@ impl Failure {
             || e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE))
     }
 
-    fn into_error(self) -> StoreError {
+    pub(crate) fn into_error(self) -> StoreError {
         match self {
             Failure::Server(what, e) => pg_error(what, &e),
             Failure::Batch(e) => e,
@@ -55,13 +59,14 @@ impl Failure {
     }
 }
 
-fn server(what: &'static str) -> impl Fn(postgres::Error) -> Failure {
+pub(crate) fn server(what: &'static str) -> impl Fn(postgres::Error) -> Failure {
     move |e| Failure::Server(what, e)
 }
 
 /// Records a new scan, its seed units and (when given) its lease, in one transaction.
 pub(crate) fn insert_scan(
     client: &mut Client,
+    cache: &mut Cache,
     started_at: Timestamp,
     plan: &serde_json::Value,
     seeds: &[UnitRow],
@@ -79,18 +84,35 @@ pub(crate) fn insert_scan(
         lease::put(&mut tx, id, lease)?;
     }
     let seeds: Vec<&UnitRow> = seeds.iter().collect();
-    units(&mut tx, id, &seeds).map_err(Failure::into_error)?;
+    units(&mut Prepared::new(&mut tx, cache), id, &seeds, &[]).map_err(Failure::into_error)?;
     tx.commit().map_err(|e| pg_error("recording the scan", &e))?;
     Ok(id)
 }
 
 /// [`wellknown_store::Store::write`]: the batch in one transaction, retried on a deadlock.
-pub(crate) fn apply(client: &mut Client, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {
+pub(crate) fn apply(client: &mut Client, cache: &mut Cache, scan: ScanId, writes: &[Write]) -> Result<(), StoreError> {
+    apply_then(client, cache, scan, writes, &[], |_| Ok(()))
+}
+
+/// The batch `writes` and then `then` in one transaction, retried on a deadlock or a serialization
+/// failure (at most [`ATTEMPTS`] times). The `unit_groups` rows of `lock` (scan `scan`) are locked
+/// with the groups the batch gives a pending unit, in one statement and one order ([`units`]): so a
+/// transaction that also releases groups never deadlocks with a writer reopening them.
+pub(crate) fn apply_then(
+    client: &mut Client,
+    cache: &mut Cache,
+    scan: ScanId,
+    writes: &[Write],
+    lock: &[String],
+    mut then: impl FnMut(&mut Tx<'_, '_>) -> Result<(), Failure>,
+) -> Result<(), StoreError> {
     let mut attempt = 0;
     loop {
         attempt += 1;
         let mut tx = client.transaction().map_err(|e| pg_error("starting a transaction", &e))?;
-        let done = apply_in(&mut tx, scan, writes).and_then(|()| tx.commit().map_err(server("committing")));
+        let mut p = Prepared::new(&mut tx, cache);
+        let done = apply_in(&mut p, scan, writes, lock).and_then(|()| then(&mut p));
+        let done = done.and_then(|()| tx.commit().map_err(server("committing")));
         match done {
             Ok(()) => return Ok(()),
             Err(f) if f.retryable() && attempt < ATTEMPTS => continue,
@@ -99,10 +121,10 @@ pub(crate) fn apply(client: &mut Client, scan: ScanId, writes: &[Write]) -> Resu
     }
 }
 
-fn apply_in(tx: &mut Transaction<'_>, scan: ScanId, writes: &[Write]) -> Result<(), Failure> {
+fn apply_in(tx: &mut Tx<'_, '_>, scan: ScanId, writes: &[Write], lock: &[String]) -> Result<(), Failure> {
     let unit_rows: Vec<&UnitRow> =
         writes.iter().filter_map(|w| if let Write::Unit(u) = w { Some(u) } else { None }).collect();
-    units(tx, scan, &unit_rows)?;
+    units(tx, scan, &unit_rows, lock)?;
     let doc_ids = documents(tx, scan, writes)?;
     let refs = resolve_documents(tx, scan, writes, &doc_ids)?;
     // Relations whose document is unknown fail the batch, as in SQLite.
@@ -128,9 +150,21 @@ fn apply_in(tx: &mut Transaction<'_>, scan: ScanId, writes: &[Write]) -> Result<
 /// done, and a `pending` unit stays pending until it is done (a worker that did not know another
 /// worker had queued it may record it again `beyond_depth` or `over_budget`, from a deeper or a
 /// spent revealer); recorded states become `pending` when a revealer queues the unit.
-fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result<(), Failure> {
+///
+/// Each unit's group is created when new (open when this batch gives it a pending unit). Then the
+/// rows of the groups gaining a pending unit, and of `lock`, are locked in group order (so two
+/// writers, or a writer and a release, never deadlock) and the former reopened: a release that
+/// computes whether a group is still open either runs before this transaction's lock (it closes
+/// the group, which is reopened here once it commits) or waits for this transaction to commit and
+/// then sees its units (`work::release_groups`).
+fn units<C: GenericClient>(
+    tx: &mut Prepared<'_, C>,
+    scan: ScanId,
+    rows: &[&UnitRow],
+    lock: &[String],
+) -> Result<(), Failure> {
     if rows.is_empty() {
-        return Ok(());
+        return lock_groups(tx, scan, lock.iter().map(String::as_str).collect());
     }
     let mut folded: Vec<UnitRow> = Vec::new();
     let mut at: HashMap<(&str, &str), usize> = HashMap::new();
@@ -169,35 +203,16 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
     let pending_in: std::collections::HashSet<&str> =
         folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
     let open: Vec<bool> = groups.iter().map(|g| pending_in.contains(g)).collect();
+    // The groups and the units in one statement (units name their group by value: no foreign key
+    // waits for the group row).
     tx.execute(
-        "INSERT INTO unit_groups (scan_id, grp, open)
-         SELECT $1, g.grp, g.open FROM unnest($2::text[], $3::bool[]) WITH ORDINALITY AS g(grp, open, ord)
-         ORDER BY g.ord
-         ON CONFLICT DO NOTHING",
-        &[&scan, &groups, &open],
-    )
-    .map_err(server("writing unit groups"))?;
-    // Groups gaining pending units are open again, under their row locks (taken in one order, so two
-    // writers never deadlock), before the units are written: a release that computes whether a group
-    // is still open waits for this transaction, then sees its units (`work::release_groups`).
-    let mut reopened: Vec<&str> =
-        folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
-    reopened.sort_unstable();
-    reopened.dedup();
-    if !reopened.is_empty() {
-        tx.execute(
-            "SELECT 1 FROM unit_groups WHERE scan_id = $1 AND grp = ANY($2) ORDER BY grp FOR UPDATE",
-            &[&scan, &reopened],
-        )
-        .map_err(server("reopening unit groups"))?;
-        tx.execute(
-            "UPDATE unit_groups SET open = true WHERE scan_id = $1 AND grp = ANY($2) AND NOT open",
-            &[&scan, &reopened],
-        )
-        .map_err(server("reopening unit groups"))?;
-    }
-    tx.execute(
-        "INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope, grp, done_at)
+        "WITH new_groups AS (
+           INSERT INTO unit_groups (scan_id, grp, open)
+           SELECT $1, g.grp, g.open FROM unnest($9::text[], $10::bool[]) WITH ORDINALITY AS g(grp, open, ord)
+           ORDER BY g.ord
+           ON CONFLICT DO NOTHING
+         )
+         INSERT INTO units (scan_id, kind, value, depth, revealed_by, state, in_scope, grp, done_at)
          SELECT $1, u.kind, u.value, u.depth, u.revealed_by, u.state, u.in_scope, u.grp,
                 CASE WHEN u.state = 'done' THEN now() END
          FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::bool[], $8::text[])
@@ -211,15 +226,43 @@ fn units(tx: &mut impl GenericClient, scan: ScanId, rows: &[&UnitRow]) -> Result
            revealed_by = COALESCE(units.revealed_by, excluded.revealed_by),
            in_scope = excluded.in_scope,
            done_at = CASE WHEN units.state <> 'done' AND excluded.state = 'done' THEN now() ELSE units.done_at END",
-        &[&scan, &kind, &value, &depth, &revealed, &state, &in_scope, &group],
+        &[&scan, &kind, &value, &depth, &revealed, &state, &in_scope, &group, &groups, &open],
     )
     .map_err(server("writing units"))?;
+    let mut reopened: Vec<&str> =
+        folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
+    reopened.sort_unstable();
+    reopened.dedup();
+    lock_groups(tx, scan, reopened.iter().copied().chain(lock.iter().map(String::as_str)).collect())?;
+    if !reopened.is_empty() {
+        tx.execute(
+            "UPDATE unit_groups SET open = true WHERE scan_id = $1 AND grp = ANY($2) AND NOT open",
+            &[&scan, &reopened],
+        )
+        .map_err(server("reopening unit groups"))?;
+    }
+    Ok(())
+}
+
+/// Locks the `unit_groups` rows of `groups` (scan `scan`) in group order, for this transaction
+/// (nothing when `groups` is empty).
+fn lock_groups<C: GenericClient>(tx: &mut Prepared<'_, C>, scan: ScanId, mut groups: Vec<&str>) -> Result<(), Failure> {
+    if groups.is_empty() {
+        return Ok(());
+    }
+    groups.sort_unstable();
+    groups.dedup();
+    tx.execute(
+        "SELECT 1 FROM unit_groups WHERE scan_id = $1 AND grp = ANY($2) ORDER BY grp FOR UPDATE",
+        &[&scan, &groups],
+    )
+    .map_err(server("locking unit groups"))?;
     Ok(())
 }
 
 /// Upserts documents (the last write of a key wins); their ids by (probe, requested URL, via).
 fn documents<'w>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     scan: ScanId,
     writes: &'w [Write],
 ) -> Result<HashMap<(&'w str, &'w str, &'w str), i64>, Failure> {
@@ -324,7 +367,7 @@ fn documents<'w>(
 
 /// The document id each diagnostic and relation write (by batch position) names, where one exists.
 fn resolve_documents(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     scan: ScanId,
     writes: &[Write],
     doc_ids: &HashMap<(&str, &str, &str), i64>,
@@ -403,7 +446,7 @@ fn node_keys(writes: &[Write]) -> Vec<(&str, &str, Option<bool>, Timestamp)> {
 type NodeIds<'w> = HashMap<(&'w str, &'w str), i64>;
 
 /// Upserts nodes (first time kept, last known scope taken), in key order; their ids.
-fn nodes<'w>(tx: &mut Transaction<'_>, writes: &'w [Write]) -> Result<NodeIds<'w>, Failure> {
+fn nodes<'w>(tx: &mut Tx<'_, '_>, writes: &'w [Write]) -> Result<NodeIds<'w>, Failure> {
     let mut folded: HashMap<(&str, &str), (Option<bool>, Timestamp)> = HashMap::new();
     for (kind, value, scope, seen) in node_keys(writes) {
         let e = folded.entry((kind, value)).or_insert((scope, seen));
@@ -461,7 +504,7 @@ type RelKey<'w> = (i64, &'w str, i64);
 
 /// Upserts relations (first time kept), in key order; their ids.
 fn relations<'w>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     writes: &'w [Write],
     node_ids: &NodeIds<'w>,
 ) -> Result<HashMap<RelKey<'w>, i64>, Failure> {
@@ -514,7 +557,7 @@ fn relation_key<'w>(r: &'w RelationWrite, node_ids: &NodeIds<'w>) -> Result<RelK
 
 /// Appends evidence (inserted or ignored), in batch order.
 fn evidence<'w>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     scan: ScanId,
     writes: &'w [Write],
     refs: &HashMap<usize, i64>,
@@ -555,7 +598,7 @@ fn evidence<'w>(
 
 /// Inserts diagnostics of known documents (inserted or ignored; one naming no document is dropped,
 /// as in SQLite).
-fn diagnostics(tx: &mut Transaction<'_>, writes: &[Write], refs: &HashMap<usize, i64>) -> Result<(), Failure> {
+fn diagnostics(tx: &mut Tx<'_, '_>, writes: &[Write], refs: &HashMap<usize, i64>) -> Result<(), Failure> {
     let (mut doc, mut severity, mut code, mut message, mut locator) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, w) in writes.iter().enumerate() {
@@ -585,7 +628,7 @@ fn diagnostics(tx: &mut Transaction<'_>, writes: &[Write], refs: &HashMap<usize,
 
 /// Upserts verdicts, one per node (the last of the batch wins).
 fn verifications<'w>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     scan: ScanId,
     writes: &'w [Write],
     node_ids: &NodeIds<'w>,
@@ -637,7 +680,7 @@ fn verifications<'w>(
 }
 
 /// Upserts virtual-host attempts (first origin and revealer kept, the rest from the last write).
-fn vhosts(tx: &mut Transaction<'_>, scan: ScanId, writes: &[Write]) -> Result<(), Failure> {
+fn vhosts(tx: &mut Tx<'_, '_>, scan: ScanId, writes: &[Write]) -> Result<(), Failure> {
     let mut folded: Vec<VhostRow> = Vec::new();
     let mut at: HashMap<(&str, &str), usize> = HashMap::new();
     for w in writes {

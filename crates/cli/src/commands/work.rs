@@ -46,6 +46,11 @@ const EXPIRE_EVERY: Duration = Duration::from_secs(5);
 /// Records per transaction at most (as the scan's writer).
 const MAX_BATCH: usize = crate::store_sink::MAX_BATCH;
 
+/// How long a batch of records waits for more before it is written: the last batch of a group
+/// usually waits until the group is run and is written with the group's release, in one
+/// transaction (`PostgresStore::write_and_release`).
+const HOLD_BATCH: Duration = Duration::from_millis(200);
+
 fn shared_store(db: &Path, what: &str) -> Result<PostgresStore, String> {
     if !store_open::is_url(db) {
         return Err(format!(
@@ -86,8 +91,11 @@ pub fn record(targets: &[Origin], settings: &Settings, db: &Path) -> Result<i32,
 
 /// What the writer thread is asked to do, in order.
 enum Job {
+    /// Records of a scan.
     Write(ScanId, Vec<Write>),
-    Release(ScanId, Vec<String>, std::sync::mpsc::Sender<Result<(), String>>),
+    /// The last records of leased groups and their release (one transaction); the result is sent
+    /// back.
+    Complete(ScanId, Vec<Write>, Vec<String>, std::sync::mpsc::Sender<Result<(), String>>),
 }
 
 /// The writer: one connection, writes and releases in the order asked.
@@ -95,8 +103,9 @@ fn writer(mut store: PostgresStore, holder: String, jobs: Receiver<Job>) -> Resu
     for job in jobs {
         match job {
             Job::Write(scan, writes) => store.write(scan, &writes).map_err(|e| format!("store: {e}"))?,
-            Job::Release(scan, groups, done) => {
-                let _ = done.send(store.release_groups(scan, &groups, &holder).map_err(|e| format!("store: {e}")));
+            Job::Complete(scan, writes, groups, done) => {
+                let _ = done
+                    .send(store.write_and_release(scan, &writes, &groups, &holder).map_err(|e| format!("store: {e}")));
             }
         }
     }
@@ -186,6 +195,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         out: Mutex::new(out),
         active: AtomicUsize::new(0),
         expired_at: Mutex::new(None),
+        unfinished: Mutex::new(None),
         units: AtomicUsize::new(0),
         groups: AtomicUsize::new(0),
     });
@@ -252,6 +262,9 @@ struct Slots {
     active: AtomicUsize,
     /// When dead local holders' leases were last ended.
     expired_at: Mutex<Option<std::time::Instant>>,
+    /// The unfinished scans, and when they were read (a lease reads them again when it finds
+    /// nothing in them, or when they are older than [`EXPIRE_EVERY`]).
+    unfinished: Mutex<Option<(std::time::Instant, Vec<ScanRow>)>>,
     units: AtomicUsize,
     groups: AtomicUsize,
 }
@@ -323,13 +336,27 @@ impl Slots {
                     *t = Some(std::time::Instant::now());
                 }
             }
-            for row in store.scans()?.into_iter().filter(|s| s.finished_at.is_none()) {
-                let leased = store.lease_groups(row.id, &self.holder, TTL, 1)?;
-                if !leased.groups.is_empty() {
-                    return Ok(Some((row, leased)));
+            // The unfinished scans read a moment ago are tried first; when none of them has a group
+            // to lease, or they were read more than EXPIRE_EVERY ago, they are read again (a scan
+            // recorded since). A lease does not read every scan's plan each time.
+            let mut unfinished = self.unfinished.lock().map_err(|_| wellknown_store::StoreError::new("poisoned"))?;
+            let mut reread = unfinished.as_ref().is_none_or(|(t, _)| t.elapsed() >= EXPIRE_EVERY);
+            loop {
+                if reread {
+                    let rows = store.scans()?.into_iter().filter(|s| s.finished_at.is_none()).collect();
+                    *unfinished = Some((std::time::Instant::now(), rows));
                 }
+                for row in unfinished.as_ref().map(|(_, rows)| rows.as_slice()).unwrap_or_default() {
+                    let leased = store.lease_groups(row.id, &self.holder, TTL, 1)?;
+                    if !leased.groups.is_empty() {
+                        return Ok(Some((row.clone(), leased)));
+                    }
+                }
+                if reread {
+                    return Ok(None);
+                }
+                reread = true;
             }
-            Ok(None)
         };
         step().map_err(|e| store_open::scan_error(&self.db, &e))
     }
@@ -380,7 +407,7 @@ impl Slots {
     /// Runs the `leased` units of scan `row` with its stored plan; writes their records (a revealed
     /// unit within the plan's depth and in scope is stored `pending`, for any worker) and their
     /// JSON Lines (no summary: the scan's is written by whoever finishes it); then releases the
-    /// groups.
+    /// groups, in the transaction of the last records.
     async fn run_group(
         &self,
         row: &ScanRow,
@@ -407,7 +434,21 @@ impl Slots {
         });
         let mut batch: Vec<Write> = Vec::new();
         let mut n = 0;
-        while let Some(rec) = rx.recv().await {
+        loop {
+            // A batch waits up to HOLD_BATCH for more records; the last one goes with the release.
+            let next = if batch.is_empty() {
+                rx.recv().await
+            } else {
+                match tokio::time::timeout(HOLD_BATCH, rx.recv()).await {
+                    Ok(next) => next,
+                    Err(_) => {
+                        self.send(Job::Write(row.id, std::mem::take(&mut batch)))?;
+                        n = 0;
+                        continue;
+                    }
+                }
+            };
+            let Some(rec) = next else { break };
             if matches!(rec, Record::Summary(_)) {
                 continue;
             }
@@ -421,20 +462,17 @@ impl Slots {
             if let Err(e) = res {
                 return Err(format!("writing the output: {e}"));
             }
-            if n >= MAX_BATCH || rx.is_empty() {
+            if n >= MAX_BATCH {
                 self.send(Job::Write(row.id, std::mem::take(&mut batch)))?;
                 n = 0;
             }
-        }
-        if !batch.is_empty() {
-            self.send(Job::Write(row.id, batch))?;
         }
         let _ = task.await;
         if let Ok(mut out) = self.out.lock() {
             let _ = out.flush();
         }
         let (done_tx, done_rx) = std::sync::mpsc::channel();
-        self.send(Job::Release(row.id, leased.groups, done_tx))?;
+        self.send(Job::Complete(row.id, batch, leased.groups, done_tx))?;
         tokio::task::spawn_blocking(move || done_rx.recv().unwrap_or_else(|_| Err("store writer stopped".into())))
             .await
             .map_err(|e| format!("store writer: {e}"))?

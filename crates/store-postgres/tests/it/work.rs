@@ -9,7 +9,8 @@ use wellknown_store::{Store, UnitRow, UnitState, Write};
 use wellknown_store_postgres::work::MAX_ATTEMPTS;
 
 use crate::pg;
-use crate::suite::{T1, seed, t};
+use crate::suite::{ROBOTS, T1, cand, seed, t, writes};
+use wellknown_core::CandidateKind;
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -176,4 +177,63 @@ fn a_pending_unit_recorded_again_by_another_worker_stays_pending() {
     }
     let b = s.units(scan).unwrap().into_iter().find(|u| u.value == "https://b.example").unwrap();
     assert_eq!((b.state, b.depth), (UnitState::Pending, 1));
+}
+
+/// A group's last records and its release commit together: units revealed into the group itself
+/// keep it open, a unit of a new group opens that group, and the group is free for the next lease.
+#[test]
+fn the_last_records_and_the_release_commit_together() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan =
+        s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example"), seed("https://b.example")]).unwrap();
+    let leased = s.lease_groups(scan, "w1", MINUTE, 1).unwrap();
+    assert_eq!(leased.groups, ["a.example"]);
+    let revealed = |v: &str| UnitRow { depth: 1, revealed_by: Some("https://a.example".into()), ..seed(v) };
+    let mut last: Vec<Write> =
+        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    last.push(Write::Unit(revealed("https://api.a.example")));
+    last.push(Write::Unit(revealed("https://c.example")));
+    s.write_and_release(scan, &last, &leased.groups, "w1").unwrap();
+
+    let groups: Vec<(String, bool, Option<String>, i32)> = s
+        .client()
+        .query("SELECT grp, open, leased_by, attempts FROM unit_groups ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    assert_eq!(
+        groups,
+        [("a.example".into(), true, None, 0), ("b.example".into(), true, None, 0), ("c.example".into(), true, None, 0)]
+    );
+    let p = &s.progress().unwrap()[0];
+    assert_eq!((p.pending, p.done), (3, 1));
+    let again = s.lease_groups(scan, "w2", MINUTE, 1).unwrap();
+    assert_eq!(
+        (again.groups, values(&again.units)),
+        (vec!["a.example".to_string()], values(&[seed("https://api.a.example")]))
+    );
+}
+
+/// A last batch the store refuses writes nothing and releases nothing: the group stays leased by
+/// its worker, its unit pending (taken over after the lease expires).
+#[test]
+fn a_refused_last_batch_neither_writes_nor_releases() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    let leased = s.lease_groups(scan, "w1", MINUTE, 1).unwrap();
+    let mut last: Vec<Write> =
+        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    // Evidence naming a document this scan never recorded.
+    last.extend(writes(&[cand(CandidateKind::Url, "https://a.example/x", "robots_disallow", ROBOTS, "robots", T1, 1)]));
+    let err = s.write_and_release(scan, &last, &leased.groups, "w1").unwrap_err();
+    assert!(err.to_string().contains("has not recorded"), "{err}");
+    let (leased_by, open): (Option<String>, bool) =
+        s.client().query_one("SELECT leased_by, open FROM unit_groups", &[]).map(|r| (r.get(0), r.get(1))).unwrap();
+    assert_eq!((leased_by.as_deref(), open), (Some("w1"), true));
+    assert_eq!(s.units(scan).unwrap()[0].state, UnitState::Pending);
 }
