@@ -13,8 +13,10 @@
 //! 4. The write rate: the records the reference scan wrote (its JSON Lines output, which the store
 //!    mirrors) over each run's wall time.
 //! 5. Lease throughput: `lease_rate` with 10,000 one-unit groups and 32 idle workers asking (each
-//!    leases, writes the unit done and releases, nothing else), one group per lease and then 16.
-//!    Goal: 2,000 units a second.
+//!    leases, then writes the unit done and releases its group in one transaction, nothing else),
+//!    one group per lease and then 16 (each group still completed on its own, as slots do); then
+//!    50,000 groups, one a lease (a lease's cost must not grow with the scan). Goal: 2,000 units a
+//!    second.
 //!
 //! URL names a role that may create databases (`wellknown_bench_workers_*`, made anew each run).
 
@@ -92,10 +94,10 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
             many.wall / one.wall,
             one.wall / single.wall
         );
-        for per_lease in ["1", "16"] {
+        for (units, per_lease) in [("10000", "1"), ("10000", "16"), ("50000", "1")] {
             let url = fresh_database(&opts.db, &format!("wellknown_bench_workers_lease_{per_lease}"))?;
             let out = Command::new(bin.join("examples/lease_rate"))
-                .args([url.as_str(), "10000", "32", per_lease])
+                .args([url.as_str(), units, "32", per_lease])
                 .output()
                 .context("running lease_rate")?;
             anyhow::ensure!(out.status.success(), "lease_rate: {}", String::from_utf8_lossy(&out.stderr));

@@ -3,8 +3,9 @@
 //!
 //! Records a scan of UNITS origins (each its own registrable domain, so its own group) in the empty
 //! database at URL, then WORKERS threads, each with its own connection, do what `wellknown work`
-//! does around every unit and nothing else: lease up to GROUPS_PER_LEASE groups (default 1), write
-//! each unit `done` and release the groups (one transaction); until no group is left. Prints units a
+//! does around every unit and nothing else: lease up to GROUPS_PER_LEASE groups (default 1), then,
+//! for each group on its own (as each slot of a worker completes its group), write its units `done`
+//! and release it in one transaction (`write_and_release`); until no group is left. Prints units a
 //! second: the ceiling coordination puts on a fleet of workers whose scans take no time.
 
 use std::sync::Arc;

@@ -31,7 +31,8 @@ fn a_new_database_is_migrated_once_even_by_two_owners_at_once() {
         [
             (2, "the tables of schema version 2".to_string()),
             (3, "shared scans: unit groups and their leases".to_string()),
-            (4, "open unit groups: leases find work without reading finished groups".to_string())
+            (4, "open unit groups: leases find work without reading finished groups".to_string()),
+            (5, "unit groups leave room on their pages for leases".to_string()),
         ]
     );
     assert_eq!(applied[0].0, wellknown_store::SCHEMA_VERSION, "version 2 is SQLite's version 2");
@@ -99,7 +100,7 @@ fn version_4_opens_the_groups_with_pending_units_of_a_version_3_database() {
     .unwrap();
     drop(c);
     let mut s = PostgresStore::open(target).unwrap();
-    assert_eq!(s.schema_version().unwrap(), 4);
+    assert_eq!(s.schema_version().unwrap(), schema::latest());
     let open: Vec<(String, bool)> = s
         .client()
         .query("SELECT grp, open FROM unit_groups ORDER BY grp", &[])
@@ -108,6 +109,10 @@ fn version_4_opens_the_groups_with_pending_units_of_a_version_3_database() {
         .map(|r| (r.get(0), r.get(1)))
         .collect();
     assert_eq!(open, [("a.example".to_string(), false), ("b.example".to_string(), true)]);
+    // Version 5: room on the groups' pages for in-place lease updates.
+    let options: Vec<String> =
+        s.client().query_one("SELECT reloptions FROM pg_class WHERE relname = 'unit_groups'", &[]).unwrap().get(0);
+    assert_eq!(options, ["fillfactor=50"]);
     let leased = s.lease_groups(1, "w", std::time::Duration::from_secs(60), 5).unwrap();
     assert_eq!(leased.groups, ["b.example"]);
 }
