@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use wellknown_records::UnitKind;
 use wellknown_store::{Store, UnitRow, UnitState, Write};
 use wellknown_store_postgres::PostgresStore;
-use wellknown_store_postgres::work::group_of;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,18 +52,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     if leased.groups.is_empty() {
                         return Ok(done);
                     }
+                    let n = leased.units.len();
                     // Each group completes on its own, as each slot of a worker completes its group.
-                    for g in &leased.groups {
-                        let writes: Vec<Write> = leased
+                    for one in leased.split() {
+                        let writes: Vec<Write> = one
                             .units
                             .iter()
-                            .filter(|u| group_of(u.kind.as_str(), &u.value) == *g)
                             .map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() }))
                             .collect();
-                        s.write_and_release(scan, &writes, std::slice::from_ref(g), &holder)
-                            .map_err(|e| e.to_string())?;
+                        s.write_and_release(scan, &writes, &one.groups, &holder).map_err(|e| e.to_string())?;
                     }
-                    done += leased.units.len();
+                    done += n;
                 }
             })
         })

@@ -51,6 +51,28 @@ pub struct Leased {
     pub groups: Vec<String>,
     /// Their pending units, in insertion order.
     pub units: Vec<UnitRow>,
+    /// The group of each of `units` (same order), as stored.
+    pub unit_groups: Vec<String>,
+}
+
+impl Leased {
+    /// One `Leased` per group, each with its own units, in lease order (the slots of a worker that
+    /// asked together each take one).
+    pub fn split(self) -> Vec<Leased> {
+        let mut each: Vec<Leased> = self
+            .groups
+            .iter()
+            .map(|g| Leased { scan: self.scan, groups: vec![g.clone()], units: Vec::new(), unit_groups: Vec::new() })
+            .collect();
+        for (u, g) in self.units.into_iter().zip(self.unit_groups) {
+            // A unit comes with its group from the lease (`lease_groups`): always one of them.
+            if let Some(l) = each.iter_mut().find(|l| l.groups[0] == g) {
+                l.units.push(u);
+                l.unit_groups.push(g);
+            }
+        }
+        each
+    }
 }
 
 /// Where a scan stands, for `wellknown scans` on a shared database.
@@ -223,6 +245,7 @@ impl PostgresStore {
         let mut groups: Vec<String> = Vec::new();
         let mut idle: Vec<String> = Vec::new();
         let mut units = Vec::new();
+        let mut unit_groups = Vec::new();
         for r in &rows {
             let grp: String = r.get(0);
             if groups.last() != Some(&grp) {
@@ -231,11 +254,12 @@ impl PostgresStore {
             // A group's row without a unit: nothing pending in it.
             if r.get::<_, Option<String>>("value").is_some() {
                 units.push(read::unit(r)?);
+                unit_groups.push(grp);
             } else {
                 idle.push(grp);
             }
         }
-        Ok((Leased { scan, groups, units }, idle))
+        Ok((Leased { scan, groups, units, unit_groups }, idle))
     }
 
     /// Pushes the expiry of every group `holder` holds to `ttl` from now (the heartbeat); returns

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use wellknown_core::{Origin, Timestamp};
-use wellknown_engine::{Engine, RunPlan, SystemClock};
+use wellknown_engine::{Engine, RunPlan, ScanConfig, SystemClock};
 use wellknown_records::{Record, Unit};
 use wellknown_store::ingest::{seed_rows, writes_for};
 use wellknown_store::{ScanId, ScanRow, Store, Write};
@@ -42,6 +42,9 @@ const TTL: Duration = scan_lease::TTL;
 
 /// How often a worker looks for leases of dead processes of its host.
 const EXPIRE_EVERY: Duration = Duration::from_secs(5);
+
+/// Most groups one lease statement takes for slots asking at the same time.
+const LEASE_TOGETHER: usize = 16;
 
 /// Records per transaction at most (as the scan's writer).
 const MAX_BATCH: usize = crate::store_sink::MAX_BATCH;
@@ -194,8 +197,11 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         store: Mutex::new(store),
         out: Mutex::new(out),
         active: AtomicUsize::new(0),
+        asking: AtomicUsize::new(0),
+        ready: Mutex::new(std::collections::VecDeque::new()),
         expired_at: Mutex::new(None),
         unfinished: Mutex::new(None),
+        setups: Mutex::new(std::collections::HashMap::new()),
         units: AtomicUsize::new(0),
         groups: AtomicUsize::new(0),
     });
@@ -260,11 +266,17 @@ struct Slots {
     out: Mutex<Box<dyn std::io::Write + Send>>,
     /// Slots leasing or running a group.
     active: AtomicUsize,
+    /// Slots in [`Slots::lease_one`] (waiting for the lease connection or leasing).
+    asking: AtomicUsize,
+    /// Groups leased by one slot for the others that were asking at the same time.
+    ready: Mutex<std::collections::VecDeque<(ScanRow, Leased)>>,
     /// When dead local holders' leases were last ended.
     expired_at: Mutex<Option<std::time::Instant>>,
     /// The unfinished scans, and when they were read (a lease reads them again when it finds
     /// nothing in them, or when they are older than [`EXPIRE_EVERY`]).
     unfinished: Mutex<Option<(std::time::Instant, Vec<ScanRow>)>>,
+    /// Each scan's engine configuration and transport, made at its first group ([`Slots::scan_setup`]).
+    setups: Mutex<std::collections::HashMap<ScanId, (ScanConfig, Arc<HttpTransport>)>>,
     units: AtomicUsize,
     groups: AtomicUsize,
 }
@@ -324,8 +336,23 @@ impl Slots {
     }
 
     /// Leases one group of any unfinished scan (after ending the leases of dead local holders).
+    /// Slots asking at the same time lease together: the slot that gets the lease connection leases
+    /// a group for each slot then asking (at most [`LEASE_TOGETHER`]), one statement, and leaves the
+    /// others' groups in `ready`, where they take them.
     fn lease_one(&self) -> Result<Option<(ScanRow, Leased)>, String> {
+        self.asking.fetch_add(1, Ordering::SeqCst);
+        let got = self.lease_one_asking();
+        self.asking.fetch_sub(1, Ordering::SeqCst);
+        got
+    }
+
+    fn lease_one_asking(&self) -> Result<Option<(ScanRow, Leased)>, String> {
         let mut store = self.store.lock().map_err(|_| "the lease connection is poisoned".to_string())?;
+        let mut ready = self.ready.lock().map_err(|_| "the leased groups are poisoned".to_string())?;
+        if let Some(got) = ready.pop_front() {
+            return Ok(Some(got));
+        }
+        let want = self.asking.load(Ordering::SeqCst).clamp(1, LEASE_TOGETHER);
         // Dead local holders are looked for at most every few seconds (it reads every scan's
         // progress), not at every lease of every slot.
         let due = self.expired_at.lock().map(|t| t.is_none_or(|t| t.elapsed() >= EXPIRE_EVERY)).unwrap_or(true);
@@ -343,13 +370,19 @@ impl Slots {
             let mut reread = unfinished.as_ref().is_none_or(|(t, _)| t.elapsed() >= EXPIRE_EVERY);
             loop {
                 if reread {
-                    let rows = store.scans()?.into_iter().filter(|s| s.finished_at.is_none()).collect();
+                    let rows: Vec<ScanRow> = store.scans()?.into_iter().filter(|s| s.finished_at.is_none()).collect();
+                    // Finished scans' transports are dropped.
+                    if let Ok(mut setups) = self.setups.lock() {
+                        setups.retain(|id, _| rows.iter().any(|r| r.id == *id));
+                    }
                     *unfinished = Some((std::time::Instant::now(), rows));
                 }
                 for row in unfinished.as_ref().map(|(_, rows)| rows.as_slice()).unwrap_or_default() {
-                    let leased = store.lease_groups(row.id, &self.holder, TTL, 1)?;
-                    if !leased.groups.is_empty() {
-                        return Ok(Some((row.clone(), leased)));
+                    let leased = store.lease_groups(row.id, &self.holder, TTL, want)?;
+                    let mut each = leased.split().into_iter();
+                    if let Some(first) = each.next() {
+                        ready.extend(each.map(|l| (row.clone(), l)));
+                        return Ok(Some((row.clone(), first)));
                     }
                 }
                 if reread {
@@ -415,15 +448,8 @@ impl Slots {
         plan: RunPlan,
         mut stop: tokio::sync::watch::Receiver<bool>,
     ) -> Result<(), String> {
-        let stored: StoredPlan =
-            serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
-        let mut config = stored.config(&self.settings)?;
-        // Revealed units are recorded, not run here: the ones the plan's depth and the revealed
-        // budgets let in go to the shared table as `pending` (inventory action `queued`), and
-        // whichever worker leases their group runs them.
-        config.defer_revealed = true;
-        let transport = HttpTransport::from_settings(&self.settings, &config.scope)?;
-        let engine = Arc::new(Engine::new(Arc::new(transport), Arc::new(SystemClock), config)?);
+        let (config, transport) = self.scan_setup(row)?;
+        let engine = Arc::new(Engine::new(transport, Arc::new(SystemClock), config)?);
         let (tx, mut rx) = mpsc::channel::<Record>(1024);
         let task = tokio::spawn(async move {
             engine
@@ -476,6 +502,28 @@ impl Slots {
         tokio::task::spawn_blocking(move || done_rx.recv().unwrap_or_else(|_| Err("store writer stopped".into())))
             .await
             .map_err(|e| format!("store writer: {e}"))?
+    }
+
+    /// The engine configuration of scan `row` (its stored plan) and the transport its groups share,
+    /// made at its first group and kept: a fetcher (TLS roots, connection pool) for every group cost
+    /// more than the group itself when units end at once.
+    ///
+    /// Errors: an unreadable stored plan; settings the transport refuses.
+    fn scan_setup(&self, row: &ScanRow) -> Result<(ScanConfig, Arc<HttpTransport>), String> {
+        let mut made = self.setups.lock().map_err(|_| "the scan setups are poisoned".to_string())?;
+        if let Some((config, transport)) = made.get(&row.id) {
+            return Ok((config.clone(), Arc::clone(transport)));
+        }
+        let stored: StoredPlan =
+            serde_json::from_value(row.plan.clone()).map_err(|e| format!("scan {}: unreadable plan: {e}", row.id))?;
+        let mut config = stored.config(&self.settings)?;
+        // Revealed units are recorded, not run here: the ones the plan's depth and the revealed
+        // budgets let in go to the shared table as `pending` (inventory action `queued`), and
+        // whichever worker leases their group runs them.
+        config.defer_revealed = true;
+        let transport = Arc::new(HttpTransport::from_settings(&self.settings, &config.scope)?);
+        made.insert(row.id, (config.clone(), Arc::clone(&transport)));
+        Ok((config, transport))
     }
 
     /// Hands `job` to the writer thread (which may make it wait: the runtime is told).

@@ -45,6 +45,17 @@ fn workers_lease_whole_groups_once_and_the_scan_finishes_when_all_are_done() {
         ["127.0.0.1", "b.example"].iter().map(|g| g.to_string()).collect::<BTreeSet<_>>().iter().collect()
     );
     assert!(other.lease_groups(scan, "w3", MINUTE, 10).unwrap().groups.is_empty(), "everything is leased");
+    // One lease of two groups, split for two slots: each group with its own units.
+    let each: Vec<(Vec<String>, BTreeSet<String>)> =
+        second.clone().split().into_iter().map(|l| (l.groups, values(&l.units))).collect();
+    assert_eq!(
+        each.into_iter().collect::<BTreeSet<_>>(),
+        [
+            (vec!["127.0.0.1".to_string()], ["https://127.0.0.1:8443".to_string()].into()),
+            (vec!["b.example".to_string()], ["https://b.example".to_string()].into()),
+        ]
+        .into()
+    );
 
     let p = &s.progress().unwrap()[0];
     assert_eq!((p.pending, p.done, p.failed), (0, 0, 0));
