@@ -138,7 +138,8 @@ impl PostgresStore {
     /// Runs `op`; first reconnects when the connection is closed (the server restarted or ended
     /// it), and after a failure that left the connection closed reconnects and runs `op` once more
     /// (every operation is one transaction: a failed one changed nothing, and writes are
-    /// idempotent).
+    /// idempotent); after a failure naming a prepared statement the session does not know
+    /// (SQLSTATE 26000), forgets the prepared statements and runs `op` once more.
     pub(crate) fn with_reconnect<T>(
         &mut self,
         mut op: impl FnMut(&mut PostgresStore) -> Result<T, StoreError>,
@@ -149,6 +150,12 @@ impl PostgresStore {
         match op(self) {
             Err(_) if self.client.is_closed() => {
                 self.reconnect()?;
+                op(self)
+            }
+            // A prepared statement the session no longer knows (`DISCARD ALL`, a pooler that moved
+            // the session): prepared again.
+            Err(e) if e.to_string().contains("[SQLSTATE 26000]") => {
+                self.prepared.clear();
                 op(self)
             }
             done => done,

@@ -128,13 +128,15 @@ impl PostgresStore {
         }
     }
 
-    /// Pushes the expiry of every group `holder` holds to `ttl` from now (the heartbeat); returns
-    /// how many it still holds.
+    /// Pushes the expiry of `holder`'s live leases of `groups` (in any scan) to `ttl` from now (the
+    /// heartbeat); returns how many it still holds. Only the groups the worker knows it runs: a
+    /// lease whose answer was lost (the connection dropped after the commit, and the lease was
+    /// asked again) is not renewed, expires and is taken over.
     ///
     /// Errors: the server's.
     /// Reconnects when the server ended the connection (a restart; `PostgresStore::with_reconnect`).
-    pub fn renew_groups(&mut self, holder: &str, ttl: Duration) -> Result<u64, StoreError> {
-        self.with_reconnect(|s| s.renew_groups_once(holder, ttl))
+    pub fn renew_groups(&mut self, holder: &str, ttl: Duration, groups: &[String]) -> Result<u64, StoreError> {
+        self.with_reconnect(|s| s.renew_groups_once(holder, ttl, groups))
     }
 
     /// Releases `holder`'s leases of `groups` of scan `scan` once their units are run: free again
@@ -266,12 +268,19 @@ impl PostgresStore {
     /// how many it still holds.
     ///
     /// Errors: the server's.
-    fn renew_groups_once(&mut self, holder: &str, ttl: Duration) -> Result<u64, StoreError> {
-        self.client
+    fn renew_groups_once(&mut self, holder: &str, ttl: Duration, groups: &[String]) -> Result<u64, StoreError> {
+        // The rows are locked in (scan, group) order, as releases and writers lock them (a plain
+        // UPDATE locks in the order it finds rows, and deadlocked with a release of several groups).
+        Prepared::new(&mut self.client, &mut self.prepared)
             .execute(
-                "UPDATE unit_groups SET lease_expires = now() + make_interval(secs => $2)
-                 WHERE leased_by = $1 AND lease_expires >= now()",
-                &[&holder, &secs(ttl)],
+                "WITH mine AS (
+                   SELECT scan_id, grp FROM unit_groups
+                   WHERE leased_by = $1 AND grp = ANY($3) AND lease_expires >= now()
+                   ORDER BY scan_id, grp FOR UPDATE
+                 )
+                 UPDATE unit_groups g SET lease_expires = now() + make_interval(secs => $2)
+                 FROM mine WHERE g.scan_id = mine.scan_id AND g.grp = mine.grp",
+                &[&holder, &secs(ttl), &groups],
             )
             .map_err(|e| pg_error("renewing unit leases", &e))
     }
@@ -281,10 +290,23 @@ impl PostgresStore {
     ///
     /// Errors: the server's.
     fn release_groups_once(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), StoreError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.release_groups_tx(scan, groups, holder) {
+                Err(f) if f.retryable() && attempt < crate::write::ATTEMPTS => continue,
+                done => return done.map_err(Failure::into_error),
+            }
+        }
+    }
+
+    /// One attempt of [`PostgresStore::release_groups`] (a deadlock or serialization failure is
+    /// retried by the caller).
+    fn release_groups_tx(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), Failure> {
         let what = "releasing unit leases";
         let mut sorted = groups.to_vec();
         sorted.sort_unstable();
-        let mut tx = self.client.transaction().map_err(|e| pg_error(what, &e))?;
+        let mut tx = self.client.transaction().map_err(server(what))?;
         let mut p = Prepared::new(&mut tx, &mut self.prepared);
         // The row locks first, in one order: a writer adding pending units to one of these groups
         // has committed by now (or waits for this transaction and then reopens the group), so the
@@ -300,9 +322,9 @@ impl PostgresStore {
              SELECT set_config('synchronous_commit', 'off', true), (SELECT count(*) FROM locked)",
             &[&scan, &sorted],
         )
-        .map_err(|e| pg_error(what, &e))?;
-        release_locked(&mut p, scan, &sorted, holder).map_err(Failure::into_error)?;
-        tx.commit().map_err(|e| pg_error(what, &e))
+        .map_err(server(what))?;
+        release_locked(&mut p, scan, &sorted, holder)?;
+        tx.commit().map_err(server(what))
     }
 
     /// Ends every live lease of `holder` now (a worker known to be gone: its process no longer runs),

@@ -45,7 +45,7 @@ pub(crate) enum Failure {
 }
 
 impl Failure {
-    fn retryable(&self) -> bool {
+    pub(crate) fn retryable(&self) -> bool {
         use postgres::error::SqlState;
         matches!(self, Failure::Server(_, e) if e.code() == Some(&SqlState::T_R_DEADLOCK_DETECTED)
             || e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE))
@@ -97,7 +97,8 @@ pub(crate) fn apply(client: &mut Client, cache: &mut Cache, scan: ScanId, writes
 /// The batch `writes` and then `then` in one transaction, retried on a deadlock or a serialization
 /// failure (at most [`ATTEMPTS`] times). The `unit_groups` rows of `lock` (scan `scan`) are locked
 /// with the groups the batch gives a pending unit, in one statement and one order ([`units`]): so a
-/// transaction that also releases groups never deadlocks with a writer reopening them.
+/// transaction that also releases groups does not deadlock with a writer reopening them (one that
+/// still does, e.g. two writers creating the same new groups in other orders, is retried).
 pub(crate) fn apply_then(
     client: &mut Client,
     cache: &mut Cache,
@@ -152,8 +153,8 @@ fn apply_in(tx: &mut Tx<'_, '_>, scan: ScanId, writes: &[Write], lock: &[String]
 /// spent revealer); recorded states become `pending` when a revealer queues the unit.
 ///
 /// Each unit's group is created when new (open when this batch gives it a pending unit). Then the
-/// rows of the groups gaining a pending unit, and of `lock`, are locked in group order (so two
-/// writers, or a writer and a release, never deadlock) and the former reopened: a release that
+/// rows of the groups gaining a pending unit, and of `lock`, are locked in group order (the order of
+/// every other locker of these rows) and the former reopened: a release that
 /// computes whether a group is still open either runs before this transaction's lock (it closes
 /// the group, which is reopened here once it commits) or waits for this transaction to commit and
 /// then sees its units (`work::release_groups`).

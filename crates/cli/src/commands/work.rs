@@ -49,9 +49,9 @@ const LEASE_TOGETHER: usize = 16;
 /// Records per transaction at most (as the scan's writer).
 const MAX_BATCH: usize = crate::store_sink::MAX_BATCH;
 
-/// How long a batch of records waits for more before it is written: the last batch of a group
-/// usually waits until the group is run and is written with the group's release, in one
-/// transaction (`PostgresStore::write_and_release`).
+/// How long a batch of records waits, from its first record, for more before it is written: the
+/// last batch of a group usually waits until the group is run and is written with the group's
+/// release, in one transaction (`PostgresStore::write_and_release`).
 const HOLD_BATCH: Duration = Duration::from_millis(200);
 
 fn shared_store(db: &Path, what: &str) -> Result<PostgresStore, String> {
@@ -115,13 +115,22 @@ fn writer(mut store: PostgresStore, holder: String, jobs: Receiver<Job>) -> Resu
     Ok(())
 }
 
-/// The heartbeat: renews this worker's leases every [`scan_lease::RENEW_EVERY`] until `stop`.
-fn heartbeat(mut store: PostgresStore, holder: String, stop: Receiver<()>) {
+/// The groups this worker's slots hold (leased and not yet released), by scan: the heartbeat renews
+/// these and no other lease of this holder.
+type Held = Mutex<std::collections::HashSet<(ScanId, String)>>;
+
+/// The heartbeat: renews the leases of the groups this worker holds (`held`) every
+/// [`scan_lease::RENEW_EVERY`] until `stop`.
+fn heartbeat(mut store: PostgresStore, holder: String, held: Arc<Held>, stop: Receiver<()>) {
     loop {
         match stop.recv_timeout(scan_lease::RENEW_EVERY) {
             Err(RecvTimeoutError::Timeout) => {
+                let groups: Vec<String> = match held.lock() {
+                    Ok(h) => h.iter().map(|(_, g)| g.clone()).collect(),
+                    Err(_) => return,
+                };
                 // A failed renewal is tried again at the next beat.
-                let _ = store.renew_groups(&holder, TTL);
+                let _ = store.renew_groups(&holder, TTL, &groups);
             }
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
         }
@@ -184,7 +193,9 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     let (beat_stop, beat_rx) = std::sync::mpsc::channel();
     let beat_store = shared_store(&db, "work")?;
     let beat_holder = holder.clone();
-    let beat = std::thread::spawn(move || heartbeat(beat_store, beat_holder, beat_rx));
+    let held: Arc<Held> = Arc::default();
+    let beat_held = Arc::clone(&held);
+    let beat = std::thread::spawn(move || heartbeat(beat_store, beat_holder, beat_held, beat_rx));
     let (jobs, job_rx) = std::sync::mpsc::sync_channel::<Job>(8);
     let write_store = shared_store(&db, "work")?;
     let write_holder = holder.clone();
@@ -199,6 +210,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         active: AtomicUsize::new(0),
         asking: AtomicUsize::new(0),
         ready: Mutex::new(std::collections::VecDeque::new()),
+        held,
         expired_at: Mutex::new(None),
         unfinished: Mutex::new(None),
         setups: Mutex::new(std::collections::HashMap::new()),
@@ -238,6 +250,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         end
     });
     let (units, groups) = (ctx.units.load(Ordering::Relaxed), ctx.groups.load(Ordering::Relaxed));
+    ctx.release_unclaimed();
     let Ok(ctx) = Arc::try_unwrap(ctx) else {
         return Err("a worker slot outlived the run".into());
     };
@@ -270,6 +283,8 @@ struct Slots {
     asking: AtomicUsize,
     /// Groups leased by one slot for the others that were asking at the same time.
     ready: Mutex<std::collections::VecDeque<(ScanRow, Leased)>>,
+    /// The groups leased and not yet released (the heartbeat renews these).
+    held: Arc<Held>,
     /// When dead local holders' leases were last ended.
     expired_at: Mutex<Option<std::time::Instant>>,
     /// The unfinished scans, and when they were read (a lease reads them again when it finds
@@ -341,14 +356,23 @@ impl Slots {
     /// others' groups in `ready`, where they take them.
     fn lease_one(&self) -> Result<Option<(ScanRow, Leased)>, String> {
         self.asking.fetch_add(1, Ordering::SeqCst);
-        let got = self.lease_one_asking();
+        let (Ok(mut store), Ok(mut ready)) = (self.store.lock(), self.ready.lock()) else {
+            self.asking.fetch_sub(1, Ordering::SeqCst);
+            return Err("the lease connection is poisoned".into());
+        };
+        let got = self.lease_locked(&mut store, &mut ready);
+        // Counted out while the locks are held: the next slot to take them never counts this one
+        // (and never leases a group for it).
         self.asking.fetch_sub(1, Ordering::SeqCst);
         got
     }
 
-    fn lease_one_asking(&self) -> Result<Option<(ScanRow, Leased)>, String> {
-        let mut store = self.store.lock().map_err(|_| "the lease connection is poisoned".to_string())?;
-        let mut ready = self.ready.lock().map_err(|_| "the leased groups are poisoned".to_string())?;
+    /// [`Slots::lease_one`] with the lease connection and the ready groups locked.
+    fn lease_locked(
+        &self,
+        store: &mut PostgresStore,
+        ready: &mut std::collections::VecDeque<(ScanRow, Leased)>,
+    ) -> Result<Option<(ScanRow, Leased)>, String> {
         if let Some(got) = ready.pop_front() {
             return Ok(Some(got));
         }
@@ -358,7 +382,7 @@ impl Slots {
         let due = self.expired_at.lock().map(|t| t.is_none_or(|t| t.elapsed() >= EXPIRE_EVERY)).unwrap_or(true);
         let mut step = || -> Result<Option<(ScanRow, Leased)>, wellknown_store::StoreError> {
             if due {
-                expire_dead_holders(&mut store, &self.holder)?;
+                expire_dead_holders(store, &self.holder)?;
                 if let Ok(mut t) = self.expired_at.lock() {
                     *t = Some(std::time::Instant::now());
                 }
@@ -379,6 +403,9 @@ impl Slots {
                 }
                 for row in unfinished.as_ref().map(|(_, rows)| rows.as_slice()).unwrap_or_default() {
                     let leased = store.lease_groups(row.id, &self.holder, TTL, want)?;
+                    if let Ok(mut held) = self.held.lock() {
+                        held.extend(leased.groups.iter().map(|g| (row.id, g.clone())));
+                    }
                     let mut each = leased.split().into_iter();
                     if let Some(first) = each.next() {
                         ready.extend(each.map(|l| (row.clone(), l)));
@@ -460,19 +487,20 @@ impl Slots {
         });
         let mut batch: Vec<Write> = Vec::new();
         let mut n = 0;
+        // When the batch is written if no more records end it first: HOLD_BATCH after its first
+        // write. The last batch goes with the release.
+        let mut due: Option<tokio::time::Instant> = None;
         loop {
-            // A batch waits up to HOLD_BATCH for more records; the last one goes with the release.
-            let next = if batch.is_empty() {
-                rx.recv().await
-            } else {
-                match tokio::time::timeout(HOLD_BATCH, rx.recv()).await {
+            let next = match due {
+                None => rx.recv().await,
+                Some(at) => match tokio::time::timeout_at(at, rx.recv()).await {
                     Ok(next) => next,
                     Err(_) => {
                         self.send(Job::Write(row.id, std::mem::take(&mut batch)))?;
-                        n = 0;
+                        (n, due) = (0, None);
                         continue;
                     }
-                }
+                },
             };
             let Some(rec) = next else { break };
             if matches!(rec, Record::Summary(_)) {
@@ -480,6 +508,9 @@ impl Slots {
             }
             batch.extend(writes_for(&rec));
             n += 1;
+            if due.is_none() && !batch.is_empty() {
+                due = Some(tokio::time::Instant::now() + HOLD_BATCH);
+            }
             let line = serde_json::to_string(&rec).map_err(|e| format!("writing the output: {e}"))?;
             let res = match self.out.lock() {
                 Ok(mut out) => out.write_all(line.as_bytes()).and_then(|()| out.write_all(b"\n")),
@@ -490,7 +521,7 @@ impl Slots {
             }
             if n >= MAX_BATCH {
                 self.send(Job::Write(row.id, std::mem::take(&mut batch)))?;
-                n = 0;
+                (n, due) = (0, None);
             }
         }
         let _ = task.await;
@@ -498,10 +529,34 @@ impl Slots {
             let _ = out.flush();
         }
         let (done_tx, done_rx) = std::sync::mpsc::channel();
-        self.send(Job::Complete(row.id, batch, leased.groups, done_tx))?;
+        self.send(Job::Complete(row.id, batch, leased.groups.clone(), done_tx))?;
         tokio::task::spawn_blocking(move || done_rx.recv().unwrap_or_else(|_| Err("store writer stopped".into())))
             .await
-            .map_err(|e| format!("store writer: {e}"))?
+            .map_err(|e| format!("store writer: {e}"))??;
+        self.forget(row.id, &leased.groups);
+        Ok(())
+    }
+
+    /// `groups` of scan `scan` are released: no longer renewed.
+    fn forget(&self, scan: ScanId, groups: &[String]) {
+        if let Ok(mut held) = self.held.lock() {
+            for g in groups {
+                held.remove(&(scan, g.clone()));
+            }
+        }
+    }
+
+    /// Releases the groups leased for slots that stopped before taking them (an interrupted worker);
+    /// returns how many.
+    fn release_unclaimed(&self) -> usize {
+        let left: Vec<(ScanRow, Leased)> = self.ready.lock().map(|mut r| r.drain(..).collect()).unwrap_or_default();
+        let Ok(mut store) = self.store.lock() else { return 0 };
+        for (row, l) in &left {
+            if store.release_groups(row.id, &l.groups, &self.holder).is_ok() {
+                self.forget(row.id, &l.groups);
+            }
+        }
+        left.len()
     }
 
     /// The engine configuration of scan `row` (its stored plan) and the transport its groups share,

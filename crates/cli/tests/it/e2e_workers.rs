@@ -266,3 +266,43 @@ fn an_idle_slot_never_takes_over_its_own_workers_group() {
     let p = &db.owner_store().progress().unwrap()[0];
     assert_eq!((p.done, p.failed, p.pending), (1, 0, 0), "{p:?}");
 }
+
+/// A worker interrupted (SIGINT) while its slots hold groups exits 130 and leaves no lease behind:
+/// its groups, run or not, are released (none waits for its lease to expire), and the next worker
+/// finishes the scan at once.
+#[test]
+fn an_interrupted_worker_releases_every_group_it_leased() {
+    let Some(pg) = testing::server() else { return };
+    let db = pg.migrated_db();
+    let url = db.worker_url();
+    let server = own_server(&fixture_sites());
+    let routing = routing_args_for(&server);
+    let dir = tempfile::tempdir().unwrap();
+    record(dir.path(), &routing, &url, &SHARED);
+    let w = worker_with(dir.path(), &routing, &url, &["--concurrency", "8"]);
+    // Interrupted while resume-reveal.test stalls (5 s): its slots hold groups.
+    let mut owner = db.owner_store();
+    let started = Instant::now();
+    loop {
+        let leased: i64 = owner
+            .client()
+            .query_one("SELECT count(*) FROM unit_groups WHERE leased_by IS NOT NULL AND lease_expires >= now()", &[])
+            .unwrap()
+            .get(0);
+        if leased > 0 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the worker never leased a group");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("kill").arg("-INT").arg(w.id().to_string()).status().unwrap().success());
+    let (code, err) = finish(w);
+    assert_eq!(code, Some(130), "{err}");
+    let live: i64 =
+        owner.client().query_one("SELECT count(*) FROM unit_groups WHERE leased_by IS NOT NULL", &[]).unwrap().get(0);
+    assert_eq!(live, 0, "every group leased by the interrupted worker is released");
+    let (code, err) = finish(worker(dir.path(), &routing, &url));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(owner.scans().unwrap()[0].finished_at.is_some());
+}

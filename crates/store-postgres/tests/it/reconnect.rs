@@ -27,3 +27,19 @@ fn a_store_reconnects_when_the_server_ends_its_connection() {
     assert!(leased.groups.is_empty());
     assert_eq!(s.progress().unwrap()[0].done, 1);
 }
+
+/// Statements the session forgot (`DEALLOCATE ALL`, as `DISCARD ALL` or a pooler does) are prepared
+/// again: the write goes through.
+#[test]
+fn a_store_prepares_again_what_the_session_forgot() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let id = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
+    s.write(id, &writes(&first_scan())).unwrap();
+    s.client().batch_execute("DEALLOCATE ALL").unwrap();
+    s.write(id, &writes(&first_scan())).unwrap();
+    let leased = s.lease_groups(id, "w", std::time::Duration::from_secs(60), 1).unwrap();
+    assert!(leased.groups.is_empty(), "the unit is done");
+    assert_eq!(s.progress().unwrap()[0].done, 1);
+}

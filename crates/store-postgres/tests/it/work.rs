@@ -136,7 +136,11 @@ fn an_expired_lease_is_taken_over_and_a_group_that_keeps_failing_is_given_up() {
         let leased = s.lease_groups(scan, &format!("dead{attempt}"), Duration::ZERO, 1).unwrap();
         assert_eq!(leased.groups, ["a.example"], "attempt {attempt}");
         std::thread::sleep(Duration::from_millis(5));
-        assert_eq!(s.renew_groups(&format!("dead{attempt}"), MINUTE).unwrap(), 0, "an expired lease is not renewed");
+        assert_eq!(
+            s.renew_groups(&format!("dead{attempt}"), MINUTE, &["a.example".to_string()]).unwrap(),
+            0,
+            "an expired lease is not renewed"
+        );
     }
     assert!(s.lease_groups(scan, "next", MINUTE, 1).unwrap().groups.is_empty(), "failed: not leased again");
     let p = &s.progress().unwrap()[0];
@@ -247,4 +251,21 @@ fn a_refused_last_batch_neither_writes_nor_releases() {
         s.client().query_one("SELECT leased_by, open FROM unit_groups", &[]).map(|r| (r.get(0), r.get(1))).unwrap();
     assert_eq!((leased_by.as_deref(), open), (Some("w1"), true));
     assert_eq!(s.units(scan).unwrap()[0].state, UnitState::Pending);
+}
+
+/// The heartbeat renews only the groups its worker runs: a lease the worker does not know of (its
+/// answer was lost with the connection) expires and is taken over.
+#[test]
+fn the_heartbeat_renews_only_the_groups_its_worker_runs() {
+    let Some(server) = pg::server() else { return };
+    let db = server.migrated_db();
+    let mut s = db.worker_store();
+    let scan =
+        s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example"), seed("https://b.example")]).unwrap();
+    let leased = s.lease_groups(scan, "w1", Duration::from_millis(300), 2).unwrap();
+    assert_eq!(leased.groups, ["a.example", "b.example"]);
+    assert_eq!(s.renew_groups("w1", MINUTE, &["a.example".to_string()]).unwrap(), 1);
+    std::thread::sleep(Duration::from_millis(400));
+    let taken = s.lease_groups(scan, "w2", MINUTE, 2).unwrap();
+    assert_eq!(taken.groups, ["b.example"], "a.example is still w1's");
 }
