@@ -43,6 +43,9 @@ const TTL: Duration = scan_lease::TTL;
 /// How often a worker looks for leases of dead processes of its host.
 const EXPIRE_EVERY: Duration = Duration::from_secs(5);
 
+/// How long a worker that ends waits for a lease still running on a blocking thread.
+const OUTLIVED_FOR: Duration = Duration::from_secs(30);
+
 /// Most groups one lease statement takes for slots asking at the same time.
 const LEASE_TOGETHER: usize = 16;
 
@@ -209,6 +212,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         out: Mutex::new(out),
         active: AtomicUsize::new(0),
         asking: AtomicUsize::new(0),
+        aborting: std::sync::atomic::AtomicBool::new(false),
         ready: Mutex::new(std::collections::VecDeque::new()),
         held,
         expired_at: Mutex::new(None),
@@ -237,6 +241,7 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
                     if end.is_ok() {
                         end = Err(e);
                     }
+                    ctx.aborting.store(true, Ordering::SeqCst);
                     slots.abort_all();
                 }
                 Err(e) if e.is_cancelled() => {}
@@ -250,10 +255,21 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
         end
     });
     let (units, groups) = (ctx.units.load(Ordering::Relaxed), ctx.groups.load(Ordering::Relaxed));
-    ctx.release_unclaimed();
-    let Ok(ctx) = Arc::try_unwrap(ctx) else {
-        return Err("a worker slot outlived the run".into());
+    // A lease still running when the slots were aborted ends on its blocking thread (holding the
+    // context): waited for, so its groups are released and queued writes reach the store.
+    let mut ctx = ctx;
+    let waited = std::time::Instant::now();
+    let ctx = loop {
+        match Arc::try_unwrap(ctx) {
+            Ok(c) => break c,
+            Err(again) if waited.elapsed() < OUTLIVED_FOR => {
+                ctx = again;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(_) => return Err("a worker slot outlived the run".into()),
+        }
     };
+    ctx.release_unclaimed();
     let Slots { jobs, out, .. } = ctx;
     drop(jobs);
     let written = write_thread.join().map_err(|_| "store writer panicked".to_string())?;
@@ -281,6 +297,8 @@ struct Slots {
     active: AtomicUsize,
     /// Slots in [`Slots::lease_one`] (waiting for the lease connection or leasing).
     asking: AtomicUsize,
+    /// The slots are being aborted (one failed): a lease that ends now goes to `ready`.
+    aborting: std::sync::atomic::AtomicBool,
     /// Groups leased by one slot for the others that were asking at the same time.
     ready: Mutex<std::collections::VecDeque<(ScanRow, Leased)>>,
     /// The groups leased and not yet released (the heartbeat renews these).
@@ -360,7 +378,15 @@ impl Slots {
             self.asking.fetch_sub(1, Ordering::SeqCst);
             return Err("the lease connection is poisoned".into());
         };
-        let got = self.lease_locked(&mut store, &mut ready);
+        let mut got = self.lease_locked(&mut store, &mut ready);
+        // The slot that asked is gone (the slots were aborted while this lease ran): its group
+        // waits with the unclaimed ones, released as the worker ends.
+        if self.aborting.load(Ordering::SeqCst)
+            && let Ok(Some(leased)) = got
+        {
+            ready.push_back(leased);
+            got = Ok(None);
+        }
         // Counted out while the locks are held: the next slot to take them never counts this one
         // (and never leases a group for it).
         self.asking.fetch_sub(1, Ordering::SeqCst);
