@@ -279,7 +279,18 @@ pub fn run(args: &ScanArgs) -> Result<i32, String> {
     written?;
     let code = result?;
     if !settings.quiet {
-        crate::note!("wellknown work: {units} unit(s) run in {groups} group(s) for {}", shown(&db));
+        if code == exit::INTERRUPTED {
+            crate::note!(
+                "wellknown work: interrupted; {units} unit(s) leased in {groups} group(s), the groups released \
+                 (their unfinished units are pending again): `wellknown work --db {}` on this or any machine \
+                 finishes the scan",
+                shown(&db)
+            );
+        } else if groups == 0 {
+            crate::note!("wellknown work: no unfinished shared scan had units to run in {}", shown(&db));
+        } else {
+            crate::note!("wellknown work: {units} unit(s) run in {groups} group(s) for {}", shown(&db));
+        }
     }
     Ok(code)
 }
