@@ -21,7 +21,7 @@ use std::time::Duration;
 use wellknown_store::{ScanId, StoreError, UnitRow, Write};
 
 use crate::prepared::Prepared;
-use crate::write::{Failure, Tx, server};
+use crate::write::{Failure, Tx, retried, server};
 use crate::{PostgresStore, pg_error, read};
 
 /// Leases of a group before it counts as failed.
@@ -290,14 +290,7 @@ impl PostgresStore {
     ///
     /// Errors: the server's.
     fn release_groups_once(&mut self, scan: ScanId, groups: &[String], holder: &str) -> Result<(), StoreError> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            match self.release_groups_tx(scan, groups, holder) {
-                Err(f) if f.retryable() && attempt < crate::write::ATTEMPTS => continue,
-                done => return done.map_err(Failure::into_error),
-            }
-        }
+        retried(|| self.release_groups_tx(scan, groups, holder))
     }
 
     /// One attempt of [`PostgresStore::release_groups`] (a deadlock or serialization failure is

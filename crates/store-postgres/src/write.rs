@@ -45,13 +45,13 @@ pub(crate) enum Failure {
 }
 
 impl Failure {
-    pub(crate) fn retryable(&self) -> bool {
+    fn retryable(&self) -> bool {
         use postgres::error::SqlState;
         matches!(self, Failure::Server(_, e) if e.code() == Some(&SqlState::T_R_DEADLOCK_DETECTED)
             || e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE))
     }
 
-    pub(crate) fn into_error(self) -> StoreError {
+    fn into_error(self) -> StoreError {
         match self {
             Failure::Server(what, e) => pg_error(what, &e),
             Failure::Batch(e) => e,
@@ -107,17 +107,25 @@ pub(crate) fn apply_then(
     lock: &[String],
     mut then: impl FnMut(&mut Tx<'_, '_>) -> Result<(), Failure>,
 ) -> Result<(), StoreError> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let mut tx = client.transaction().map_err(|e| pg_error("starting a transaction", &e))?;
+    retried(|| {
+        let mut tx = client.transaction().map_err(server("starting a transaction"))?;
         let mut p = Prepared::new(&mut tx, cache);
-        let done = apply_in(&mut p, scan, writes, lock).and_then(|()| then(&mut p));
-        let done = done.and_then(|()| tx.commit().map_err(server("committing")));
-        match done {
-            Ok(()) => return Ok(()),
-            Err(f) if f.retryable() && attempt < ATTEMPTS => continue,
-            Err(f) => return Err(f.into_error()),
+        apply_in(&mut p, scan, writes, lock).and_then(|()| then(&mut p))?;
+        tx.commit().map_err(server("committing"))
+    })
+}
+
+/// Runs `attempt` (one transaction) until it succeeds, fails for another reason than a deadlock or
+/// a serialization failure, or has been tried [`ATTEMPTS`] times.
+///
+/// Errors: the last attempt's.
+pub(crate) fn retried<T>(mut attempt: impl FnMut() -> Result<T, Failure>) -> Result<T, StoreError> {
+    let mut tried = 0;
+    loop {
+        tried += 1;
+        match attempt() {
+            Err(f) if f.retryable() && tried < ATTEMPTS => continue,
+            done => return done.map_err(Failure::into_error),
         }
     }
 }
@@ -230,10 +238,8 @@ fn units<C: GenericClient>(
         &[&scan, &kind, &value, &depth, &revealed, &state, &in_scope, &group, &groups, &open],
     )
     .map_err(server("writing units"))?;
-    let mut reopened: Vec<&str> =
-        folded.iter().zip(&group).filter(|(u, _)| u.state == UnitState::Pending).map(|(_, g)| g.as_str()).collect();
+    let mut reopened: Vec<&str> = pending_in.into_iter().collect();
     reopened.sort_unstable();
-    reopened.dedup();
     lock_groups(tx, scan, reopened.iter().copied().chain(lock.iter().map(String::as_str)).collect())?;
     if !reopened.is_empty() {
         tx.execute(

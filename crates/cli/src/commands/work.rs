@@ -583,17 +583,15 @@ impl Slots {
         }
     }
 
-    /// Releases the groups leased for slots that stopped before taking them (an interrupted worker);
-    /// returns how many.
-    fn release_unclaimed(&self) -> usize {
+    /// Releases the groups leased for slots that stopped before taking them (an interrupted worker).
+    fn release_unclaimed(&self) {
         let left: Vec<(ScanRow, Leased)> = self.ready.lock().map(|mut r| r.drain(..).collect()).unwrap_or_default();
-        let Ok(mut store) = self.store.lock() else { return 0 };
+        let Ok(mut store) = self.store.lock() else { return };
         for (row, l) in &left {
             if store.release_groups(row.id, &l.groups, &self.holder).is_ok() {
                 self.forget(row.id, &l.groups);
             }
         }
-        left.len()
     }
 
     /// The engine configuration of scan `row` (its stored plan) and the transport its groups share,
