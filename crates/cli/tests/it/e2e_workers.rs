@@ -55,6 +55,27 @@ fn record(dir: &std::path::Path, routing: &[String], url: &str, args: &[&str]) -
     stderr
 }
 
+/// A scan of `args` (options, then targets) recorded for workers in a fresh test database, with
+/// the fixture server its workers reach and their routing; None without a test server (outside CI).
+struct Recorded {
+    db: testing::TestDb,
+    url: String,
+    server: wellknown_tests::FixtureServer,
+    routing: Vec<String>,
+    dir: tempfile::TempDir,
+}
+
+fn recorded(args: &[&str]) -> Option<Recorded> {
+    let pg = testing::server()?;
+    let db = pg.migrated_db();
+    let url = db.worker_url();
+    let server = own_server(&fixture_sites());
+    let routing = routing_args_for(&server);
+    let dir = tempfile::tempdir().unwrap();
+    record(dir.path(), &routing, &url, args);
+    Some(Recorded { db, url, server, routing, dir })
+}
+
 /// Waits for `w` to end (at most two minutes) and returns its exit code and standard error.
 fn finish(mut w: Child) -> (Option<i32>, String) {
     let started = Instant::now();
@@ -88,13 +109,7 @@ const SHARED: [&str; 11] = [
 
 #[test]
 fn workers_never_request_one_host_at_the_same_time() {
-    let Some(pg) = testing::server() else { return };
-    let db = pg.migrated_db();
-    let url = db.worker_url();
-    let server = own_server(&fixture_sites());
-    let routing = routing_args_for(&server);
-    let dir = tempfile::tempdir().unwrap();
-    record(dir.path(), &routing, &url, &SHARED);
+    let Some(Recorded { db, url, server, routing, dir }) = recorded(&SHARED) else { return };
 
     // Each worker says who it is in its User-Agent, which the fixture server logs with the time
     // each request arrived and was answered.
@@ -247,13 +262,9 @@ fn workers_reconnect_when_the_server_restarts_mid_scan_and_lose_nothing() {
 /// robots.txt is asked once.
 #[test]
 fn an_idle_slot_never_takes_over_its_own_workers_group() {
-    let Some(pg) = testing::server() else { return };
-    let db = pg.migrated_db();
-    let url = db.worker_url();
-    let server = own_server(&fixture_sites());
-    let routing = routing_args_for(&server);
-    let dir = tempfile::tempdir().unwrap();
-    record(dir.path(), &routing, &url, &["--timeout", "8", "https://stall.test"]);
+    let Some(Recorded { db, url, server, routing, dir }) = recorded(&["--timeout", "8", "https://stall.test"]) else {
+        return;
+    };
     let (code, err) = finish(worker_with(dir.path(), &routing, &url, &["--concurrency", "2", "--timeout", "8"]));
     assert_eq!(code, Some(0), "{err}");
     let asked: Vec<String> = server
@@ -272,13 +283,7 @@ fn an_idle_slot_never_takes_over_its_own_workers_group() {
 /// finishes the scan at once.
 #[test]
 fn an_interrupted_worker_releases_every_group_it_leased() {
-    let Some(pg) = testing::server() else { return };
-    let db = pg.migrated_db();
-    let url = db.worker_url();
-    let server = own_server(&fixture_sites());
-    let routing = routing_args_for(&server);
-    let dir = tempfile::tempdir().unwrap();
-    record(dir.path(), &routing, &url, &SHARED);
+    let Some(Recorded { db, url, server: _server, routing, dir }) = recorded(&SHARED) else { return };
     let w = worker_with(dir.path(), &routing, &url, &["--concurrency", "8"]);
     // Interrupted while resume-reveal.test stalls (5 s): its slots hold groups.
     let mut owner = db.owner_store();

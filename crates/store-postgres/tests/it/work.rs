@@ -14,6 +14,11 @@ use wellknown_core::CandidateKind;
 
 const MINUTE: Duration = Duration::from_secs(60);
 
+/// `units` written `done`, as a worker writes the units it ran.
+fn done(units: &[UnitRow]) -> Vec<Write> {
+    units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect()
+}
+
 fn values(units: &[UnitRow]) -> BTreeSet<String> {
     units.iter().map(|u| u.value.clone()).collect()
 }
@@ -64,12 +69,11 @@ fn workers_lease_whole_groups_once_and_the_scan_finishes_when_all_are_done() {
 
     // w1 runs its units, and one of them reveals a unit of b.example (leased by w2) and one of a
     // new group: both wait, pending, for the next lease.
-    let mut done: Vec<Write> =
-        first.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    let mut ran = done(&first.units);
     let revealed = |v: &str| UnitRow { depth: 1, revealed_by: Some("https://a.example".into()), ..seed(v) };
-    done.push(Write::Unit(revealed("https://api.b.example")));
-    done.push(Write::Unit(revealed("https://c.example")));
-    s.write(scan, &done).unwrap();
+    ran.push(Write::Unit(revealed("https://api.b.example")));
+    ran.push(Write::Unit(revealed("https://c.example")));
+    s.write(scan, &ran).unwrap();
     s.release_groups(scan, &first.groups, "w1").unwrap();
     let next = s.lease_groups(scan, "w1", MINUTE, 10).unwrap();
     assert_eq!(next.groups, ["c.example"], "b.example is still w2's");
@@ -80,8 +84,7 @@ fn workers_lease_whole_groups_once_and_the_scan_finishes_when_all_are_done() {
         ["https://127.0.0.1:8443", "https://api.b.example", "https://b.example"].map(String::from).into()
     );
     for (store, leased, who) in [(&mut s, &next, "w1"), (&mut other, &last, "w2")] {
-        let writes: Vec<Write> =
-            leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+        let writes: Vec<Write> = done(&leased.units);
         store.write(scan, &writes).unwrap();
         assert!(!store.finish_if_complete(scan).unwrap() || who == "w2");
         store.release_groups(scan, &leased.groups, who).unwrap();
@@ -159,9 +162,7 @@ fn a_unit_revealed_into_a_released_group_opens_it_again() {
     let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     let leased = s.lease_groups(scan, "w1", MINUTE, 4).unwrap();
     assert_eq!(leased.groups, ["a.example"]);
-    let done: Vec<Write> =
-        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
-    s.write(scan, &done).unwrap();
+    s.write(scan, &done(&leased.units)).unwrap();
     s.release_groups(scan, &leased.groups, "w1").unwrap();
     let open: bool = s.client().query_one("SELECT open FROM unit_groups", &[]).unwrap().get(0);
     assert!(!open, "nothing pending: closed");
@@ -206,8 +207,7 @@ fn the_last_records_and_the_release_commit_together() {
     let leased = s.lease_groups(scan, "w1", MINUTE, 1).unwrap();
     assert_eq!(leased.groups, ["a.example"]);
     let revealed = |v: &str| UnitRow { depth: 1, revealed_by: Some("https://a.example".into()), ..seed(v) };
-    let mut last: Vec<Write> =
-        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    let mut last: Vec<Write> = done(&leased.units);
     last.push(Write::Unit(revealed("https://api.a.example")));
     last.push(Write::Unit(revealed("https://c.example")));
     s.write_and_release(scan, &last, &leased.groups, "w1").unwrap();
@@ -241,8 +241,7 @@ fn a_refused_last_batch_neither_writes_nor_releases() {
     let mut s = db.worker_store();
     let scan = s.begin_scan(t(T1), &serde_json::json!({}), &[seed("https://a.example")]).unwrap();
     let leased = s.lease_groups(scan, "w1", MINUTE, 1).unwrap();
-    let mut last: Vec<Write> =
-        leased.units.iter().map(|u| Write::Unit(UnitRow { state: UnitState::Done, ..u.clone() })).collect();
+    let mut last: Vec<Write> = done(&leased.units);
     // Evidence naming a document this scan never recorded.
     last.extend(writes(&[cand(CandidateKind::Url, "https://a.example/x", "robots_disallow", ROBOTS, "robots", T1, 1)]));
     let err = s.write_and_release(scan, &last, &leased.groups, "w1").unwrap_err();
